@@ -1,0 +1,115 @@
+#include "sim/core/algorithms.h"
+
+#include <thrust/copy.h>
+#include <thrust/extrema.h>
+#include <thrust/functional.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/reduce.h>
+#include <thrust/scan.h>
+#include <thrust/sort.h>
+#include <thrust/system/omp/execution_policy.h>
+#include <thrust/unique.h>
+#if defined(__CUDACC__)
+#include <thrust/system/cuda/execution_policy.h>
+#endif
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "sim/core/buffer.h"
+#include "sim/core/error.h"
+#include "sim/core/parallel.h"
+
+namespace cb {
+namespace {
+
+// Dispatches a Thrust call with the backend's execution policy.
+template <class F>
+auto with_policy(const Context& ctx, F f) {
+#if defined(__CUDACC__)
+  if (ctx.is_cuda()) return f(thrust::cuda::par);
+#else
+  if (ctx.is_cuda()) throw Error("cuda backend requested in a build without CUDA");
+#endif
+  return f(thrust::omp::par);
+}
+
+struct NonZero {
+  const uint32_t* flags;
+  CB_HD bool operator()(uint32_t i) const { return flags[i] != 0; }
+};
+
+// Fixed-order CPU reduction: partials over blocks of 4096, then summed in order.
+template <class Op>
+double cpu_block_reduce(const float* p, size_t n, double init, Op op) {
+  constexpr size_t kBlock = 4096;
+  size_t nb = (n + kBlock - 1) / kBlock;
+  std::vector<double> partial(nb, init);
+#pragma omp parallel for schedule(static)
+  for (long long b = 0; b < static_cast<long long>(nb); ++b) {
+    double acc = init;
+    size_t end = std::min(n, (size_t(b) + 1) * kBlock);
+    for (size_t i = size_t(b) * kBlock; i < end; ++i) acc = op(acc, double(p[i]));
+    partial[b] = acc;
+  }
+  double acc = init;
+  for (double v : partial) acc = op(acc, v);
+  return acc;
+}
+
+}  // namespace
+
+void sort_by_key(const Context& ctx, uint32_t* keys, uint32_t* values, size_t n) {
+  with_policy(ctx, [&](auto pol) { thrust::stable_sort_by_key(pol, keys, keys + n, values); return 0; });
+}
+
+void sort_by_key(const Context& ctx, uint64_t* keys, uint32_t* values, size_t n) {
+  with_policy(ctx, [&](auto pol) { thrust::stable_sort_by_key(pol, keys, keys + n, values); return 0; });
+}
+
+uint32_t exclusive_scan(const Context& ctx, const uint32_t* in, uint32_t* out, size_t n) {
+  if (n == 0) return 0;
+  uint32_t last_in = 0, last_out = 0;
+  // read the last input before the scan may overwrite it (in-place scans)
+  detail::buffer_copy_to_host(ctx, &last_in, in + n - 1, sizeof(uint32_t));
+  with_policy(ctx, [&](auto pol) { thrust::exclusive_scan(pol, in, in + n, out); return 0; });
+  detail::buffer_copy_to_host(ctx, &last_out, out + n - 1, sizeof(uint32_t));
+  return last_in + last_out;
+}
+
+double reduce_sum(const Context& ctx, const float* p, size_t n) {
+  if (!ctx.is_cuda()) return cpu_block_reduce(p, n, 0.0, [](double a, double b) { return a + b; });
+  return with_policy(ctx, [&](auto pol) { return double(thrust::reduce(pol, p, p + n, 0.0f)); });
+}
+
+float reduce_max(const Context& ctx, const float* p, size_t n) {
+  const float lo = -std::numeric_limits<float>::infinity();
+  if (!ctx.is_cuda()) return float(cpu_block_reduce(p, n, lo, [](double a, double b) { return a > b ? a : b; }));
+  return with_policy(ctx, [&](auto pol) { return thrust::reduce(pol, p, p + n, lo, thrust::maximum<float>()); });
+}
+
+float reduce_min(const Context& ctx, const float* p, size_t n) {
+  const float hi = std::numeric_limits<float>::infinity();
+  if (!ctx.is_cuda()) return float(cpu_block_reduce(p, n, hi, [](double a, double b) { return a < b ? a : b; }));
+  return with_policy(ctx, [&](auto pol) { return thrust::reduce(pol, p, p + n, hi, thrust::minimum<float>()); });
+}
+
+size_t compact_indices(const Context& ctx, const uint32_t* flags, uint32_t* out, size_t n) {
+  return with_policy(ctx, [&](auto pol) {
+    auto first = thrust::counting_iterator<uint32_t>(0);
+    auto end = thrust::copy_if(pol, first, first + n, out, NonZero{flags});
+    return size_t(end - out);
+  });
+}
+
+size_t run_starts(const Context& ctx, const uint32_t* sorted_keys, size_t n, uint32_t* out_keys,
+                  uint32_t* out_starts) {
+  return with_policy(ctx, [&](auto pol) {
+    auto idx = thrust::counting_iterator<uint32_t>(0);
+    auto ends = thrust::unique_by_key_copy(pol, sorted_keys, sorted_keys + n, idx, out_keys, out_starts);
+    return size_t(ends.first - out_keys);
+  });
+}
+
+}  // namespace cb

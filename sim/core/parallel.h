@@ -1,0 +1,46 @@
+// parallel_for(ctx, n, f): calls f(i) for i in [0, n) — a CUDA launch on the Cuda
+// backend, an OpenMP loop on the CPU. `f` is a __host__ __device__ functor or an
+// extended lambda written with CB_HD:  parallel_for(ctx, n, [=] CB_HD (int i) {...});
+//
+// Kernels that use it live in .cu files. When the build has no CUDA those files
+// compile as C++ and only the CPU path exists. Each thread writes only its own
+// element (gathers, not atomic scatters), which keeps the CPU backend bit-identical
+// whatever the thread count.
+#pragma once
+
+#include "sim/core/backend.h"
+#include "sim/core/error.h"
+#include "sim/core/hd.h"
+
+namespace cb {
+
+#if defined(__CUDACC__)
+namespace detail {
+template <class F>
+__global__ void parallel_for_kernel(int n, F f) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) f(i);
+}
+}  // namespace detail
+#endif
+
+/// Threads per CUDA block for parallel_for launches.
+constexpr int kBlockSize = 256;
+
+template <class F>
+void parallel_for(const Context& ctx, int n, F f) {
+  if (n <= 0) return;
+  if (ctx.is_cuda()) {
+#if defined(__CUDACC__)
+    detail::parallel_for_kernel<<<(n + kBlockSize - 1) / kBlockSize, kBlockSize>>>(n, f);
+    CB_CUDA_CHECK(cudaGetLastError());
+#else
+    throw Error("parallel_for on the cuda backend from a translation unit not compiled by nvcc");
+#endif
+    return;
+  }
+#pragma omp parallel for schedule(static)
+  for (int i = 0; i < n; ++i) f(i);
+}
+
+}  // namespace cb

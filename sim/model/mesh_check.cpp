@@ -1,0 +1,77 @@
+#include "sim/model/mesh_check.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/core/error.h"
+#include "sim/model/topology.h"
+
+namespace cb {
+namespace {
+
+std::string where(const TriMesh& m) { return m.source.empty() ? std::string("mesh") : m.source; }
+
+void check_vertices(const TriMesh& m, MeshReport& r) {
+  for (size_t v = 0; v < m.positions.size(); ++v)
+    if (!is_finite(m.positions[v])) {
+      r.errors.push_back(where(m) + ": vertex " + std::to_string(v + 1) + " has a non-finite coordinate (NaN or inf)");
+      return;
+    }
+}
+
+bool check_triangles(const TriMesh& m, MeshReport& r) {
+  const int64_t n = int64_t(m.positions.size());
+  size_t zero_area = 0, first_zero = 0;
+  for (size_t t = 0; t < m.tris.size(); ++t) {
+    const Int3& f = m.tris[t];
+    for (int k = 0; k < 3; ++k)
+      if (f[k] < 0 || f[k] >= n) {
+        r.errors.push_back(where(m) + ": triangle " + std::to_string(t) + " refers to vertex " +
+                           std::to_string(int64_t(f[k]) + 1) + " but the mesh has " + std::to_string(n) + " vertices");
+        return false;
+      }
+    if (f.a == f.b || f.b == f.c || f.a == f.c) {
+      r.errors.push_back(where(m) + ": triangle " + std::to_string(t) + " is degenerate (uses a vertex twice)");
+      return false;
+    }
+    Vec3f a = m.positions[f.a], b = m.positions[f.b], c = m.positions[f.c];
+    float area2 = length(cross(b - a, c - a));
+    float scale = std::max(length2(b - a), std::max(length2(c - a), length2(c - b)));
+    if (!(area2 > 1e-7f * scale)) {
+      if (zero_area++ == 0) first_zero = t;
+    }
+  }
+  if (zero_area)
+    r.warnings.push_back(where(m) + ": " + std::to_string(zero_area) + " zero-area triangle(s) (first: triangle " +
+                         std::to_string(first_zero) + ")");
+  return true;
+}
+
+}  // namespace
+
+MeshReport check_mesh(const TriMesh& m) {
+  MeshReport r;
+  if (m.positions.empty() || m.tris.empty()) {
+    r.errors.push_back(where(m) + ": the mesh is empty (" + std::to_string(m.positions.size()) + " vertices, " +
+                       std::to_string(m.tris.size()) + " triangles)");
+    return r;
+  }
+  check_vertices(m, r);
+  if (!check_triangles(m, r)) return r;
+  Topology topo = build_topology(m.positions.size(), m.tris);
+  if (!topo.nonmanifold_edges.empty()) {
+    Int2 e = topo.edges[topo.nonmanifold_edges[0]];
+    r.warnings.push_back(where(m) + ": " + std::to_string(topo.nonmanifold_edges.size()) +
+                         " non-manifold edge(s) shared by three or more triangles (first: vertices " +
+                         std::to_string(e.a + 1) + "-" + std::to_string(e.b + 1) + ")");
+  }
+  return r;
+}
+
+void require_valid_mesh(const TriMesh& m, std::vector<std::string>* warnings) {
+  MeshReport r = check_mesh(m);
+  if (!r.errors.empty()) throw Error(r.errors.front());
+  if (warnings) warnings->insert(warnings->end(), r.warnings.begin(), r.warnings.end());
+}
+
+}  // namespace cb

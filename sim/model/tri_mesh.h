@@ -1,0 +1,23 @@
+// A plain triangle mesh: what loaders and generators produce, before topology.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/core/math.h"
+
+namespace cb {
+
+struct TriMesh {
+  std::vector<Vec3f> positions;  ///< (nverts) m
+  std::vector<Vec2f> uvs;        ///< (nverts) or empty
+  std::vector<Int3> tris;        ///< (ntris) counter-clockwise vertex ids
+  std::string source;            ///< file name or generator description, for messages
+};
+
+/// Axis-aligned bounds of the positions.
+Aabb bounds(const TriMesh& m);
+/// Applies p' = T p to every position.
+void transform_mesh(TriMesh& m, const Transform& T, float scale = 1.f);
+
+}  // namespace cb
