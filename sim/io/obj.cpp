@@ -66,15 +66,14 @@ TriMesh read_obj(const std::string& path, const ObjReadOptions& opts) {
   const auto& attrib = reader.GetAttrib();
   TriMesh m;
   m.source = path;
-  m.positions.resize(attrib.vertices.size() / 3);
-  for (size_t i = 0; i < m.positions.size(); ++i)
-    m.positions[i] = {attrib.vertices[3 * i], attrib.vertices[3 * i + 1], attrib.vertices[3 * i + 2]};
+  // positions through our own strict reader: tinyobjloader reads "nan" as 0
+  m.positions = read_obj_positions(path);
+  if (m.positions.size() != attrib.vertices.size() / 3)
+    throw Error(path + ": unreadable vertex lines (" + std::to_string(m.positions.size()) + " of " +
+                std::to_string(attrib.vertices.size() / 3) + " vertices read)");
   collect_faces(attrib, reader.GetShapes(), path, m, opts.want_uvs);
   if (m.tris.empty())
     throw Error(path + ": no faces found (" + std::to_string(m.positions.size()) + " vertices, 0 triangles)");
-  for (size_t i = 0; i < m.positions.size(); ++i)
-    if (!is_finite(m.positions[i]))
-      throw Error(path + ": vertex " + std::to_string(i + 1) + " has a non-finite coordinate (NaN or inf)");
   if (opts.weld_distance > 0) weld_vertices(m, opts.weld_distance);
   return m;
 }
@@ -94,7 +93,9 @@ std::vector<Vec3f> read_obj_positions(const std::string& path) {
       v.x = std::strtof(p + 2, &q);
       v.y = std::strtof(q, &q);
       v.z = std::strtof(q, &q);
-      if (q == p + 2 || !is_finite(v)) throw Error(path + ": line " + std::to_string(line) + ": bad vertex");
+      if (q == p + 2 || !is_finite(v))
+        throw Error(path + ": line " + std::to_string(line) + ": vertex " + std::to_string(out.size() + 1) +
+                    " has a non-finite or unreadable coordinate");
       out.push_back(v);
     }
     const char* nl = static_cast<const char*>(std::memchr(p, '\n', size_t(end - p)));

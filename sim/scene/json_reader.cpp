@@ -12,7 +12,7 @@ void JsonReader::fail(const std::string& path, const std::string& what) const {
 }
 
 void JsonReader::warn(const std::string& path, const std::string& what) const {
-  if (warnings_) warnings_->push_back(file_ + ": " + path + ": " + what);
+  warnings_->push_back(file_ + ": " + path + ": " + what);
 }
 
 std::string JsonReader::describe(const json& v) {

@@ -17,11 +17,14 @@ namespace cb {
 class JsonReader {
  public:
   using json = nlohmann::json;
-  JsonReader(std::string file, std::vector<std::string>* warnings) : file_(std::move(file)), warnings_(warnings) {}
+  JsonReader(std::string file, std::vector<std::string>* warnings)
+      : file_(std::move(file)), warnings_(warnings ? warnings : &dropped_) {}
 
   [[noreturn]] void fail(const std::string& path, const std::string& what) const;
   void warn(const std::string& path, const std::string& what) const;
   const std::string& file() const { return file_; }
+  /// Where warnings go (never null: a reader without a sink drops them into its own list).
+  std::vector<std::string>& warnings() const { return *warnings_; }
 
   /// Warns about every key of `obj` not in `known`.
   void check_keys(const json& obj, const std::string& path, std::initializer_list<const char*> known) const;
@@ -44,6 +47,7 @@ class JsonReader {
  private:
   std::string file_;
   std::vector<std::string>* warnings_;
+  mutable std::vector<std::string> dropped_;
 };
 
 }  // namespace cb

@@ -8,6 +8,7 @@
 
 #include "sim/core/error.h"
 #include "sim/io/obj.h"
+#include "sim/model/mesh_check.h"
 #include "sim/scene/json_reader.h"
 #include "sim/scene/pins.h"
 #include "sim/scene/scene.h"
@@ -160,6 +161,11 @@ ClothSpec read_cloth(const JsonReader& r, const json& c, const std::string& path
   ClothSpec cs;
   cs.name = r.string(c, "name", path, "cloth" + std::to_string(index));
   TriMesh local = read_cloth_mesh(r, c, path, &cs.grid);
+  try {
+    require_valid_mesh(local, &r.warnings());
+  } catch (const Error& e) {
+    r.fail(path + (c.contains("obj") ? "/obj" : "/grid"), e.what());
+  }
   float scale = 1.f;
   Transform T = read_transform(r, c, path, &scale);
   cs.mesh = local;
@@ -338,7 +344,7 @@ json parse_file(const std::string& path) {
   ss << in.rdbuf();
   try {
     return json::parse(ss.str());
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // syntax errors, number overflow (1e999)
     std::string w = e.what();
     size_t colon = w.find("] ");
     throw Error(path + ": invalid JSON: " + (colon == std::string::npos ? w : w.substr(colon + 2)));

@@ -1,0 +1,46 @@
+// Closest points on triangle-mesh obstacles: for each cloth vertex, the nearest
+// obstacle triangle within a search radius. Used by every solver for mesh
+// obstacles (analytic shapes use shape_distance in sim/scene/shape.h).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "sim/core/backend.h"
+#include "sim/core/hd.h"
+#include "sim/core/math.h"
+#include "sim/scene/obstacle_set.h"
+
+namespace cb {
+
+struct ObstacleContact {
+  int32_t tri = -1;       ///< obstacle triangle id (into ObstacleSet::mesh_tris), -1 = none within the radius
+  Vec3f point;            ///< m, closest point on the triangle (end of frame)
+  Vec3f normal;           ///< unit, from the obstacle surface towards the query point (the triangle's
+                          ///< face normal oriented to the side the point was on at the start of the frame)
+  float distance = 0;     ///< m, unsigned distance from the query point to `point`
+  Vec3f velocity;         ///< m/s, velocity of the obstacle surface at `point` over the frame
+  float friction = 0.3f;  ///< Coulomb coefficient of that obstacle
+};
+
+class ObstacleProximity {
+ public:
+  ObstacleProximity();
+  ~ObstacleProximity();
+  ObstacleProximity(const ObstacleProximity&) = delete;
+  ObstacleProximity& operator=(const ObstacleProximity&) = delete;
+
+  /// Builds or refits the acceleration structure over obstacles.mesh_x (cheap when
+  /// obstacles.mesh_version has not changed). No-op when there are no mesh obstacles.
+  void update(const Context& ctx, const ObstacleSet& obstacles, float dt);
+  /// For each of the n points x (backend memory), the closest obstacle triangle
+  /// within `radius` m; writes out[i] (backend memory, n entries).
+  void query(const Context& ctx, const Vec3f* x, int n, float radius, ObstacleContact* out) const;
+  size_t device_bytes() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace cb
