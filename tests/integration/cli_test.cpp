@@ -1,0 +1,99 @@
+// clothbox-cli end to end: every shipped scene runs 100 frames on the CPU
+// backend without NaN; bad input gives a clear message and exit code 2.
+#include <gtest/gtest.h>
+
+#include <dirent.h>
+
+#include <fstream>
+
+#include "support/test_support.h"
+
+namespace cb {
+namespace {
+
+std::vector<std::string> shipped_scenes() {
+  std::vector<std::string> out;
+  const std::string dir = test::source_path("scenes");
+  if (DIR* d = opendir(dir.c_str())) {
+    while (dirent* e = readdir(d)) {
+      std::string n = e->d_name;
+      if (n.size() > 5 && n.compare(n.size() - 5, 5, ".json") == 0) out.push_back(dir + "/" + n);
+    }
+    closedir(d);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST(Cli, EveryShippedSceneRuns100FramesOnCpu) {
+  auto scenes = shipped_scenes();
+  ASSERT_GE(scenes.size(), 3u);
+  for (const std::string& s : scenes) {
+    std::string out;
+    int rc = test::run_command(std::string(CLOTHBOX_CLI) + " run --backend cpu --frames 100 --quiet --scene " + s, &out);
+    EXPECT_EQ(rc, 0) << s << "\n" << out;
+    EXPECT_NE(out.find("frames 100"), std::string::npos) << s << "\n" << out;
+  }
+}
+
+TEST(Cli, RunExportsObjAndStatsCsv) {
+  const std::string dir = testing::TempDir() + "/cli_export";
+  const std::string csv = testing::TempDir() + "/cli_stats.csv";
+  std::string out;
+  int rc = test::run_command(std::string(CLOTHBOX_CLI) + " run --backend cpu --frames 4 --every 2 --export-obj " + dir +
+                                 " --stats " + csv + " --scene " + test::source_path("scenes/hanging_sheet.json"),
+                             &out);
+  ASSERT_EQ(rc, 0) << out;
+  for (const char* f : {"/cloth_00000.obj", "/cloth_00002.obj", "/cloth_00004.obj"})
+    EXPECT_TRUE(std::ifstream(dir + f).good()) << f;
+  std::ifstream in(csv);
+  std::string header, line;
+  std::getline(in, header);
+  EXPECT_EQ(header.rfind("frame,time_s,step_ms,min_strain,max_strain,nan", 0), 0u) << header;
+  int rows = 0;
+  while (std::getline(in, line)) rows++;
+  EXPECT_EQ(rows, 4);
+}
+
+TEST(Cli, BadInputGivesAClearMessageAndExitCode2) {
+  struct Case {
+    std::string args, message;
+  } cases[] = {
+      {"run --scene /nonexistent.json", "/nonexistent.json: cannot open the scene file (missing or unreadable)"},
+      {"run --scene " + test::source_path("scenes/hanging_sheet.json") + " --frames -3",
+       "--frames expects a whole number in [0, 10000000], got '-3'"},
+      {"run --scene " + test::source_path("scenes/hanging_sheet.json") + " --backend gpu",
+       "unknown backend 'gpu' (expected auto, cpu or cuda)"},
+      {"run --scene " + test::source_path("scenes/hanging_sheet.json") + " --solver nope", "unknown solver 'nope'"},
+      {"run --scene " + test::source_path("scenes/hanging_sheet.json") + " --dt nan", "--dt expects a number"},
+      {"frobnicate", "unknown command 'frobnicate'"},
+      {"run --bogus 1", "unknown option --bogus"},
+  };
+  for (const Case& c : cases) {
+    std::string out;
+    int rc = test::run_command(std::string(CLOTHBOX_CLI) + " " + c.args, &out);
+    EXPECT_EQ(rc, 2) << c.args << "\n" << out;
+    EXPECT_NE(out.find(c.message), std::string::npos) << c.args << "\n" << out;
+  }
+}
+
+TEST(Cli, ExplicitCudaWithoutDeviceFailsClearly) {
+  if (cuda_device_count() > 0) GTEST_SKIP() << "a CUDA device is present";
+  std::string out;
+  int rc = test::run_command(std::string(CLOTHBOX_CLI) + " run --backend cuda --frames 1 --scene " +
+                                 test::source_path("scenes/hanging_sheet.json"),
+                             &out);
+  EXPECT_EQ(rc, 2) << out;
+  EXPECT_NE(out.find("backend 'cuda' requested but unavailable"), std::string::npos) << out;
+}
+
+TEST(Cli, InfoPrintsCounts) {
+  std::string out;
+  int rc = test::run_command(std::string(CLOTHBOX_CLI) + " info --scene " + test::source_path("scenes/hanging_sheet.json"), &out);
+  ASSERT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("vertices   1600"), std::string::npos) << out;
+  EXPECT_NE(out.find("pinned     2"), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace cb
