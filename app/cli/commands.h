@@ -13,5 +13,7 @@ struct Command {
 int cmd_run(int argc, char** argv);
 int cmd_info(int argc, char** argv);
 int cmd_bench(int argc, char** argv);
+int cmd_ccd(int argc, char** argv);
+int cmd_check(int argc, char** argv);
 
 }  // namespace cb::cli

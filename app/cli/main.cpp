@@ -18,6 +18,12 @@ const Command kCommands[] = {
     {"bench", "bench --scene FILE [--solver NAME] [--backend B] [--frames N] [--warmup N]\n"
               "      bench keyframes --scene FILE   time to load a scene (keyframe sequences)",
      cb::cli::cmd_bench},
+    {"ccd", "ccd FILE.csv... [--tolerance M] [--min-distance M] [--max-boxes N] [--repeat R] [--backend cpu|cuda]\n"
+            "      CCD benchmark files: false negatives/positives, time per query (exit 1 on a false negative)",
+     cb::cli::cmd_ccd},
+    {"check", "check FILE.obj... [--weld M] [--cloth-vertices K] [--backend B] [--strict]\n"
+              "      intersecting triangle pairs (exact; within a piece / between pieces / against the obstacle)",
+     cb::cli::cmd_check},
 };
 
 void usage(FILE* out) {
