@@ -16,8 +16,9 @@ namespace cb {
 struct ObstacleContact {
   int32_t tri = -1;       ///< obstacle triangle id (into ObstacleSet::mesh_tris), -1 = none within the radius
   Vec3f point;            ///< m, closest point on the triangle (end of frame)
-  Vec3f normal;           ///< unit, from the obstacle surface towards the query point (the triangle's
-                          ///< face normal oriented to the side the point was on at the start of the frame)
+  Vec3f normal;           ///< unit: the triangle's face normal oriented to the side of its plane that the
+                          ///< query point is on (sign of dot(x - a, n); +n on the plane). Query with the
+                          ///< start-of-frame positions to get the side the point came from.
   float distance = 0;     ///< m, unsigned distance from the query point to `point`
   Vec3f velocity;         ///< m/s, velocity of the obstacle surface at `point` over the frame
   float friction = 0.3f;  ///< Coulomb coefficient of that obstacle

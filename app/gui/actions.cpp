@@ -1,0 +1,104 @@
+#include "app/gui/actions.h"
+
+#include <algorithm>
+
+#include "app/cli/world_setup.h"
+#include "app/gui/input.h"
+#include "app/gui/state_dump.h"
+
+namespace cb::gui {
+
+using nlohmann::json;
+
+std::string load_world(App& app, const std::string& path, const std::string& solver) {
+  std::unique_ptr<World> w;
+  try {
+    SceneSpec scene = cli::load_scene_or_obj(path);
+    if (!solver.empty()) {
+      scene.solver = solver;
+      scene.solver_params.clear();  // the scene's parameters belong to its own solver
+    }
+    w = std::make_unique<World>(app.ctx, std::move(scene));
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  if (app.world && app.input.mode == DragMode::Grab) app.world->grab_end();
+  app.world = std::move(w);
+  app.scene_path = path;
+  app.renderer->set_world(*app.world);
+  const CameraSpec& c = app.world->scene().camera;
+  app.camera.look_at({c.eye.x, c.eye.y, c.eye.z}, {c.target.x, c.target.y, c.target.z}, c.fov_deg);
+  app.input.mode = DragMode::None;
+  app.history.clear();
+  std::string warn;
+  for (const std::string& s : app.world->warnings()) warn += (warn.empty() ? "" : "; ") + s;
+  app.notify(warn.empty() ? "loaded " + path : "loaded " + path + " (warnings: " + warn + ")", false);
+  return "";
+}
+
+namespace {
+
+std::string set_settings(App& app, const json& a, const std::string& type) {
+  SimSettings s = app.world->settings();
+  if (type == "set_dt") s.dt = a.at("value").get<float>();
+  if (type == "set_substeps") s.substeps = a.at("value").get<int>();
+  if (type == "self_collision") s.self_collision = a.at("on").get<bool>();
+  return app.world->set_settings(s);
+}
+
+std::string set_param(App& app, const json& a) {
+  std::string value = a.at("value").is_string() ? a.at("value").get<std::string>() : a.at("value").dump();
+  std::string err = app.world->set_solver_param(a.at("name").get<std::string>(), value);
+  app.solver_message = err;
+  return err;
+}
+
+// actions that only change the view or the interaction mode
+bool view_action(App& app, const json& a, const std::string& type) {
+  if (type == "pin_mode") app.input.pin_mode = a.at("on").get<bool>();
+  else if (type == "brush_radius") app.input.brush_radius = a.at("value").get<float>();
+  else if (type == "surface") app.view.surface = render::SurfaceMode(std::clamp(a.at("mode").get<int>(), 0, 2));
+  else if (type == "texture") app.view.texture = a.at("on").get<bool>();
+  else if (type == "overlays") app.view.debug_overlays = a.at("on").get<bool>();
+  else if (type == "frame_all") frame_all(app);
+  else if (type == "screenshot") app.screenshot_pending = a.at("path").get<std::string>();
+  else return false;
+  return true;
+}
+
+std::string dispatch(App& app, const json& a, const std::string& type) {
+  if (view_action(app, a, type)) return "";
+  if (type == "load_scene") return load_world(app, a.at("path").get<std::string>());
+  if (type == "reload") return load_world(app, app.scene_path, app.world->solver_name());
+  if (type == "play") app.playing = a.at("on").get<bool>();
+  else if (type == "step") app.step_once = true;
+  else if (type == "reset") {
+    app.world->reset();
+    app.input.mode = DragMode::None;
+    app.history.clear();
+  }
+  else if (type == "set_dt" || type == "set_substeps" || type == "self_collision") return set_settings(app, a, type);
+  else if (type == "set_solver") {
+    std::string err = app.world->set_solver(a.at("name").get<std::string>());
+    app.solver_message = err;
+    return err;
+  } else if (type == "set_param") return set_param(app, a);
+  else if (type == "clear_pins") app.world->clear_pins();
+  else if (type == "dump_state") return write_state_dump(app, a.at("path").get<std::string>());
+  else return "unknown action '" + type + "'";
+  return "";
+}
+
+}  // namespace
+
+std::string apply_action(App& app, const json& a) {
+  if (!app.world) return "no scene loaded";
+  const std::string type = a.value("type", std::string());
+  try {
+    return dispatch(app, a, type);
+  } catch (const json::exception& e) {
+    return "action '" + type + "': bad or missing field (" + e.what() + ")";
+  }
+}
+
+}  // namespace cb::gui

@@ -1,0 +1,117 @@
+// Overlapping box pairs by spatial hashing with sorted cell keys (Pabst et al.,
+// "Fast and Scalable CPU/GPU Collision Detection for Rigid and Deformable Surfaces",
+// 2010; Tang et al., I-Cloth, 2018).
+//
+// Every box is entered in each grid cell it overlaps as a 64-bit key (the cell's
+// integer coordinates, 21 bits per axis — no hash collisions); the entries are
+// sorted by key; inside each run of equal keys every pair of entries whose boxes
+// overlap is tested. A pair is reported only by the cell that holds the lower
+// corner of the two boxes' intersection, so each pair comes out once. Counting and
+// writing are two passes over the same loop (count, exclusive scan, write). When a
+// few huge boxes would fill too many cells the grid is coarsened (cell doubled).
+//
+// Include only from .cu files (the template launches parallel_for). Use:
+//   DeviceBuffer<Int2> pairs;
+//   find_box_pairs(ctx, boxes, n, cell_size, [=] CB_HD (int i, int j) { return keep(i, j); }, pairs);
+// `keep(i, j)` (i < j) filters pairs before they are written (adjacency, groups).
+#pragma once
+
+#include <cstdint>
+
+#include "sim/collision/atomics.h"
+#include "sim/core/algorithms.h"
+#include "sim/core/math.h"
+#include "sim/core/buffer.h"
+#include "sim/core/parallel.h"
+
+namespace cb {
+
+/// Grid geometry shared by the passes: cell size (m) and origin (m).
+struct HashGrid {
+  Vec3f origin;
+  float inv_cell = 1.f;
+  CB_HD CB_INLINE int coord(float v, float o) const {
+    float c = (v - o) * inv_cell;
+    c = c < 0.f ? 0.f : (c > 2097150.f ? 2097150.f : c);
+    return int(c);
+  }
+  CB_HD CB_INLINE Int3 cell(Vec3f p) const {
+    return Int3{coord(p.x, origin.x), coord(p.y, origin.y), coord(p.z, origin.z)};
+  }
+  CB_HD CB_INLINE static uint64_t key(int x, int y, int z) {
+    return (uint64_t(uint32_t(x)) << 42) | (uint64_t(uint32_t(y)) << 21) | uint64_t(uint32_t(z));
+  }
+};
+
+namespace box_pairs_detail {
+
+/// Bounds of all boxes and the mean largest extent (host values).
+void box_stats(const Context& ctx, const Aabb* boxes, int n, Aabb* bounds, float* mean_extent);
+
+/// Sorted (cell key, box id) entries and, per entry, the end of its run of equal keys.
+struct CellEntries {
+  DeviceBuffer<uint64_t> keys;
+  DeviceBuffer<uint32_t> ids;
+  DeviceBuffer<uint32_t> run_end;
+  size_t count = 0;
+};
+/// Coarsens `grid` (doubling the cell) while the entries would exceed 16 n + 2^20.
+void build_cell_entries(const Context& ctx, const Aabb* boxes, int n, HashGrid& grid, CellEntries& out);
+
+}  // namespace box_pairs_detail
+
+/// The grid find_box_pairs uses: cell = max(cell_size, ...) over the boxes' bounds.
+/// cell_size <= 0 picks the mean largest box extent.
+HashGrid make_hash_grid(const Context& ctx, const Aabb* boxes, int n, float cell_size);
+
+/// Writes every overlapping pair (i < j) of the n boxes (backend memory) with
+/// keep(i, j) true to `out` (resized to the count), each pair once, in no
+/// particular order. Returns the count.
+template <class Keep>
+size_t find_box_pairs(const Context& ctx, const Aabb* boxes, int n, float cell_size, Keep keep,
+                      DeviceBuffer<Int2>& out) {
+  if (n <= 1) {
+    out.resize(ctx, 0);
+    return 0;
+  }
+  HashGrid grid = make_hash_grid(ctx, boxes, n, cell_size);
+  box_pairs_detail::CellEntries cells;
+  box_pairs_detail::build_cell_entries(ctx, boxes, n, grid, cells);
+  const uint64_t* keys = cells.keys.data();
+  const uint32_t* ids = cells.ids.data();
+  const uint32_t* run_end = cells.run_end.data();
+  int ne = int(cells.count);
+  DeviceBuffer<uint32_t> counts(ctx, size_t(ne) + 1);
+  uint32_t* cnt = counts.data();
+  // one thread per entry: pairs with the later entries of its run
+  auto visit = [=] CB_HD(int k, Int2* write) {
+    uint32_t m = 0;
+    uint32_t bi = ids[k];
+    uint64_t key = keys[k];
+    for (uint32_t l = uint32_t(k) + 1; l < run_end[k]; ++l) {
+      uint32_t bj = ids[l];
+      const Aabb& A = boxes[bi];
+      const Aabb& B = boxes[bj];
+      if (!overlaps(A, B)) continue;
+      Int3 c = grid.cell(cmax(A.lo, B.lo));  // the reporting cell
+      if (HashGrid::key(c.a, c.b, c.c) != key) continue;
+      int i = int(bi < bj ? bi : bj), j = int(bi < bj ? bj : bi);
+      if (!keep(i, j)) continue;
+      if (write) write[m] = Int2{i, j};
+      ++m;
+    }
+    return m;
+  };
+  parallel_for(ctx, ne, [=] CB_HD(int k) { cnt[k] = visit(k, nullptr); });
+  size_t total = exclusive_scan(ctx, cnt, cnt, size_t(ne));
+  out.resize(ctx, total);
+  Int2* o = out.data();
+  if (total) parallel_for(ctx, ne, [=] CB_HD(int k) { visit(k, o + cnt[k]); });
+  return total;
+}
+
+/// Non-template entry (callable from host-only code): every overlapping pair,
+/// no filter. Returns the count.
+size_t find_overlapping_pairs(const Context& ctx, const Aabb* boxes, int n, float cell_size, DeviceBuffer<Int2>& out);
+
+}  // namespace cb

@@ -1,0 +1,163 @@
+// ObstacleProximity: an LBVH over the obstacle triangle soup (end-of-frame
+// positions) and a nearest-triangle query per point (closest_point_triangle at
+// the leaves). The tree is rebuilt when the triangle count changes and refitted
+// otherwise; every kRebuildEvery refits it is rebuilt so that deforming or
+// keyframed obstacles keep a good tree.
+//
+// Normal convention: the unit face normal of the closest triangle, flipped so that
+// the query point lies on its positive side (sign of dot(x - a, n), the signed
+// distance of x to the triangle's plane; +n when x is on the plane). For a point
+// beside an edge of an open mesh this is still the face normal, not the direction
+// x - point.
+#include "sim/collision/obstacle_proximity.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "sim/collision/lbvh.h"
+#include "sim/collision/proximity.h"
+#include "sim/core/parallel.h"
+
+namespace cb {
+namespace {
+
+constexpr int kRebuildEvery = 16;
+
+void triangle_boxes(const Context& ctx, const Vec3f* x, const Int3* tris, int n, Aabb* boxes) {
+  parallel_for(ctx, n, [=] CB_HD(int i) {
+    Int3 t = tris[i];
+    Aabb b;
+    b.grow(x[t.a]);
+    b.grow(x[t.b]);
+    b.grow(x[t.c]);
+    boxes[i] = b;
+  });
+}
+
+void tri_friction(const Context& ctx, const std::vector<MeshRange>& meshes, int ntris, DeviceBuffer<float>& out) {
+  std::vector<float> f(size_t(ntris), 0.3f);
+  for (const MeshRange& m : meshes)
+    for (uint32_t t = m.first_tri; t < m.first_tri + m.num_tris && t < uint32_t(ntris); ++t) f[t] = m.friction;
+  out.upload(ctx, f);
+}
+
+struct QueryArgs {
+  LbvhView bvh;
+  const Vec3f* mx;
+  const Vec3f* mx_prev;
+  const Int3* tris;
+  const float* friction;
+  float inv_dt;
+};
+
+CB_HD ObstacleContact closest_contact(const QueryArgs& a, Vec3f p, float radius) {
+  ObstacleContact c;
+  int best = -1;
+  PointTriResult<float> best_r;
+  lbvh_nearest(a.bvh, p, radius * radius, [&](uint32_t prim, float best2) {
+    Int3 t = a.tris[prim];
+    PointTriResult<float> r = closest_point_triangle(p, a.mx[t.a], a.mx[t.b], a.mx[t.c]);
+    if (r.dist2 <= best2 && (best < 0 || r.dist2 < best_r.dist2)) {
+      best = int(prim);
+      best_r = r;
+    }
+    return r.dist2;
+  });
+  if (best < 0) return c;
+  Int3 t = a.tris[best];
+  Vec3f n = normalize(cross(a.mx[t.b] - a.mx[t.a], a.mx[t.c] - a.mx[t.a]));
+  if (dot(p - a.mx[t.a], n) < 0.f) n = -n;
+  c.tri = best;
+  c.point = best_r.point;
+  c.normal = n;
+  c.distance = std::sqrt(best_r.dist2);
+  Vec3f disp = (a.mx[t.a] - a.mx_prev[t.a]) * best_r.w[0] + (a.mx[t.b] - a.mx_prev[t.b]) * best_r.w[1] +
+               (a.mx[t.c] - a.mx_prev[t.c]) * best_r.w[2];
+  c.velocity = disp * a.inv_dt;
+  c.friction = a.friction[best];
+  return c;
+}
+
+void run_queries(const Context& ctx, const QueryArgs& args, const Vec3f* x, int n, float radius,
+                 ObstacleContact* out) {
+  parallel_for(ctx, n, [=] CB_HD(int i) { out[i] = closest_contact(args, x[i], radius); });
+}
+
+void clear_contacts(const Context& ctx, int n, ObstacleContact* out) {
+  parallel_for(ctx, n, [=] CB_HD(int i) { out[i] = ObstacleContact{}; });
+}
+
+}  // namespace
+
+struct ObstacleProximity::Impl {
+  Lbvh bvh;
+  DeviceBuffer<Aabb> boxes;      // (ntris)
+  DeviceBuffer<Vec3f> x, x_prev; // (nverts) copies of the obstacle positions
+  DeviceBuffer<Int3> tris;       // (ntris)
+  DeviceBuffer<float> friction;  // (ntris)
+  std::vector<Int3> host_tris;  // (ntris) to notice a changed triangle list of equal size
+  uint64_t version = ~0ull;
+  int ntris = 0;
+  int refits = 0;
+  float inv_dt = 0.f;
+};
+
+ObstacleProximity::ObstacleProximity() : impl_(new Impl) {}
+ObstacleProximity::~ObstacleProximity() = default;
+
+void ObstacleProximity::update(const Context& ctx, const ObstacleSet& obstacles, float dt) {
+  Impl& m = *impl_;
+  m.inv_dt = dt > 0.f ? 1.f / dt : 0.f;
+  int ntris = int(obstacles.mesh_tris.size());
+  if (ntris == 0) {
+    m.ntris = 0;
+    return;
+  }
+  bool same_backend = m.boxes.context().backend == ctx.backend;
+  if (obstacles.mesh_version == m.version && ntris == m.ntris && same_backend) return;
+  // copy the soup (device copies when synced, else from the host arrays)
+  if (obstacles.d_mesh_x.size() == obstacles.mesh_x.size() && obstacles.d_mesh_x.context().backend == ctx.backend) {
+    m.x.copy_from(obstacles.d_mesh_x);
+    m.x_prev.copy_from(obstacles.d_mesh_x_prev);
+  } else {
+    m.x.upload(ctx, obstacles.mesh_x);
+    m.x_prev.upload(ctx, obstacles.mesh_x_prev.size() == obstacles.mesh_x.size() ? obstacles.mesh_x_prev
+                                                                                   : obstacles.mesh_x);
+  }
+  bool same_tris = ntris == m.ntris && std::equal(m.host_tris.begin(), m.host_tris.end(), obstacles.mesh_tris.begin(),
+                                                   [](Int3 a, Int3 b) { return a.a == b.a && a.b == b.b && a.c == b.c; });
+  bool rebuild = !same_tris || !same_backend || ++m.refits >= kRebuildEvery;
+  if (rebuild) {
+    m.host_tris = obstacles.mesh_tris;
+    m.tris.upload(ctx, obstacles.mesh_tris);
+    tri_friction(ctx, obstacles.meshes, ntris, m.friction);
+    m.boxes.resize(ctx, size_t(ntris));
+  }
+  triangle_boxes(ctx, m.x.data(), m.tris.data(), ntris, m.boxes.data());
+  if (rebuild) {
+    m.bvh.build(ctx, m.boxes.data(), ntris);
+    m.refits = 0;
+  } else {
+    m.bvh.refit(ctx, m.boxes.data());
+  }
+  m.ntris = ntris;
+  m.version = obstacles.mesh_version;
+}
+
+void ObstacleProximity::query(const Context& ctx, const Vec3f* x, int n, float radius, ObstacleContact* out) const {
+  const Impl& m = *impl_;
+  if (m.ntris == 0) {
+    clear_contacts(ctx, n, out);
+    return;
+  }
+  QueryArgs args{m.bvh.view(), m.x.data(), m.x_prev.data(), m.tris.data(), m.friction.data(), m.inv_dt};
+  run_queries(ctx, args, x, n, radius, out);
+}
+
+size_t ObstacleProximity::device_bytes() const {
+  const Impl& m = *impl_;
+  return m.bvh.device_bytes() + m.boxes.bytes() + m.x.bytes() + m.x_prev.bytes() + m.tris.bytes() +
+         m.friction.bytes();
+}
+
+}  // namespace cb

@@ -1,0 +1,117 @@
+#include "sim/collision/penetration.h"
+
+#include <numeric>
+
+#include "sim/collision/box_pairs.h"
+#include "sim/collision/tri_tri.h"
+#include "sim/core/buffer.h"
+
+namespace cb {
+namespace {
+
+// boxes of the combined soup: cloth triangles first, then obstacle triangles
+void combined_boxes(const Context& ctx, const TriSet& c, const TriSet& o, Aabb* boxes) {
+  const Vec3f* cx = c.x;
+  const Int3* ct = c.tris;
+  const Vec3f* ox = o.x;
+  const Int3* ot = o.tris;
+  int nc = c.ntris;
+  parallel_for(ctx, c.ntris + o.ntris, [=] CB_HD(int i) {
+    const Vec3f* x = i < nc ? cx : ox;
+    Int3 t = i < nc ? ct[i] : ot[i - nc];
+    Aabb b;
+    b.grow(x[t.a]);
+    b.grow(x[t.b]);
+    b.grow(x[t.c]);
+    boxes[i] = b;
+  });
+}
+
+CB_HD CB_INLINE bool share_vertex(Int3 a, Int3 b) {
+  return a.a == b.a || a.a == b.b || a.a == b.c || a.b == b.a || a.b == b.b || a.b == b.c || a.c == b.a ||
+         a.c == b.b || a.c == b.c;
+}
+
+// 0 = no intersection, 1 within a cloth, 2 between cloths, 3 cloth-obstacle
+void classify_pairs(const Context& ctx, const TriSet& c, const TriSet& o, const Int2* pairs, int n, uint32_t* cls) {
+  const Vec3f* cx = c.x;
+  const Int3* ct = c.tris;
+  const Vec3f* ox = o.x;
+  const Int3* ot = o.tris;
+  const uint32_t* group = c.tri_group;
+  int nc = c.ntris;
+  parallel_for(ctx, n, [=] CB_HD(int k) {
+    Int2 p = pairs[k];  // p.a < p.b, so p.a is always a cloth triangle
+    Int3 ta = ct[p.a];
+    bool obstacle = p.b >= nc;
+    Int3 tb = obstacle ? ot[p.b - nc] : ct[p.b];
+    const Vec3f* xb = obstacle ? ox : cx;
+    Vec3f A[3] = {cx[ta.a], cx[ta.b], cx[ta.c]};
+    Vec3f B[3] = {xb[tb.a], xb[tb.b], xb[tb.c]};
+    if (!triangles_intersect(A, B)) {
+      cls[k] = 0;
+    } else if (obstacle) {
+      cls[k] = 3;
+    } else {
+      cls[k] = (group && group[p.a] != group[p.b]) ? 2u : 1u;
+    }
+  });
+}
+
+}  // namespace
+
+IntersectionCounts count_intersections(const Context& ctx, const TriSet& cloth, const TriSet& obstacle,
+                                       std::vector<Int2>* pairs) {
+  IntersectionCounts out;
+  int n = cloth.ntris + obstacle.ntris;
+  if (pairs) pairs->clear();
+  if (cloth.ntris == 0) return out;
+  DeviceBuffer<Aabb> boxes(ctx, size_t(n));
+  combined_boxes(ctx, cloth, obstacle, boxes.data());
+  const Int3* ct = cloth.tris;
+  int nc = cloth.ntris;
+  DeviceBuffer<Int2> cand;
+  // broad phase: skip obstacle-obstacle pairs and cloth triangles sharing a vertex
+  find_box_pairs(ctx, boxes.data(), n, 0.f,
+                 [=] CB_HD(int i, int j) { return i < nc && (j >= nc || !share_vertex(ct[i], ct[j])); }, cand);
+  out.candidates = cand.size();
+  if (cand.empty()) return out;
+  DeviceBuffer<uint32_t> cls(ctx, cand.size());
+  classify_pairs(ctx, cloth, obstacle, cand.data(), int(cand.size()), cls.data());
+  auto h = cls.to_host();
+  std::vector<Int2> hp;
+  if (pairs) hp = cand.to_host();
+  for (size_t k = 0; k < h.size(); ++k) {
+    if (h[k] == 0) continue;
+    if (h[k] == 1) ++out.within_cloth;
+    if (h[k] == 2) ++out.between_cloths;
+    if (h[k] == 3) ++out.cloth_obstacle;
+    if (pairs) pairs->push_back(hp[k]);
+  }
+  return out;
+}
+
+std::vector<uint32_t> triangle_components(size_t nverts, const std::vector<Int3>& tris) {
+  // union-find over vertices, then one label per triangle
+  std::vector<uint32_t> parent(nverts);
+  std::iota(parent.begin(), parent.end(), 0u);
+  auto find = [&](uint32_t v) {
+    while (parent[v] != v) v = parent[v] = parent[parent[v]];
+    return v;
+  };
+  auto unite = [&](uint32_t a, uint32_t b) { parent[find(a)] = find(b); };
+  for (const Int3& t : tris) {
+    unite(uint32_t(t.a), uint32_t(t.b));
+    unite(uint32_t(t.b), uint32_t(t.c));
+  }
+  std::vector<uint32_t> label(nverts, ~0u), out(tris.size());
+  uint32_t next = 0;
+  for (size_t i = 0; i < tris.size(); ++i) {
+    uint32_t r = find(uint32_t(tris[i].a));
+    if (label[r] == ~0u) label[r] = next++;
+    out[i] = label[r];
+  }
+  return out;
+}
+
+}  // namespace cb

@@ -1,0 +1,347 @@
+#include <cstdio>
+#include <cstdlib>
+// Penetration handling of I-Cloth (see collision_handler.h).
+#include "sim/solvers/icloth/collision_handler.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "sim/collision/ccd.h"
+#include "sim/solvers/icloth/collision_kernels.h"
+#include "sim/solvers/icloth/mat3.h"
+
+namespace cb::icloth {
+namespace {
+
+struct Feature {
+  int32_t v[4];
+  bool ee;
+};
+
+uint64_t edge_key(int a, int b) {
+  return a < b ? (uint64_t(uint32_t(a)) << 32) | uint32_t(b) : (uint64_t(uint32_t(b)) << 32) | uint32_t(a);
+}
+
+// VF and EE features of the candidate triangle pairs, without duplicates
+std::vector<Feature> features(const std::vector<Int2>& pairs, const std::vector<Int3>& tris) {
+  std::vector<std::pair<uint64_t, int>> vf;  // (vertex << 32 | tri) ; dedup key
+  std::vector<std::pair<uint64_t, uint64_t>> ee;
+  for (const Int2& p : pairs) {
+    const Int3 A = tris[size_t(p.a)], B = tris[size_t(p.b)];
+    for (int s = 0; s < 2; ++s) {
+      const Int3 P = s ? B : A;
+      const int t = s ? p.a : p.b;
+      for (int k = 0; k < 3; ++k) vf.push_back({(uint64_t(uint32_t(P[k])) << 32) | uint32_t(t), 0});
+    }
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) {
+        uint64_t ea = edge_key(A[i], A[(i + 1) % 3]), eb = edge_key(B[j], B[(j + 1) % 3]);
+        ee.push_back(ea < eb ? std::make_pair(ea, eb) : std::make_pair(eb, ea));
+      }
+  }
+  std::sort(vf.begin(), vf.end());
+  vf.erase(std::unique(vf.begin(), vf.end()), vf.end());
+  std::sort(ee.begin(), ee.end());
+  ee.erase(std::unique(ee.begin(), ee.end()), ee.end());
+  std::vector<Feature> out;
+  out.reserve(vf.size() + ee.size());
+  for (const auto& k : vf) {
+    const Int3 T = tris[k.first & 0xffffffffu];
+    out.push_back({{int32_t(k.first >> 32), T.a, T.b, T.c}, false});
+  }
+  for (const auto& k : ee)
+    out.push_back({{int32_t(k.first >> 32), int32_t(k.first & 0xffffffffu), int32_t(k.second >> 32),
+                    int32_t(k.second & 0xffffffffu)},
+                   true});
+  return out;
+}
+
+// union-find over cloth vertices
+struct Dsu {
+  std::vector<int> p;
+  explicit Dsu(size_t n) : p(n) { std::iota(p.begin(), p.end(), 0); }
+  int find(int a) {
+    while (p[size_t(a)] != a) a = p[size_t(a)] = p[size_t(p[size_t(a)])];
+    return a;
+  }
+  void unite(int a, int b) { p[size_t(find(a))] = find(b); }
+};
+
+struct ZoneSet {
+  std::vector<std::vector<int>> verts;     ///< free cloth vertices per zone
+  std::vector<std::vector<int>> impacts;   ///< impact ids per zone
+};
+
+}  // namespace
+
+void CollisionHandler::set_cloth(size_t nverts, const std::vector<Int3>& tris) {
+  nverts_ = nverts;
+  cloth_tris_ = tris;
+  vert_tris_.assign(nverts, {});
+  for (size_t t = 0; t < tris.size(); ++t)
+    for (int k = 0; k < 3; ++k) vert_tris_[size_t(tris[t][k])].push_back(uint32_t(t));
+  htris_.clear();
+}
+
+void CollisionHandler::build_soup(const Context& ctx, const CollisionInput& in, const std::vector<Vec3f>& x1) {
+  const size_t no = in.obs_x0 ? in.obs_x0->size() : 0, not_ = in.obs_tris ? in.obs_tris->size() : 0;
+  hx0_.assign(in.x0->begin(), in.x0->end());
+  hx1_.assign(x1.begin(), x1.end());
+  if (no) {
+    hx0_.insert(hx0_.end(), in.obs_x0->begin(), in.obs_x0->end());
+    hx1_.insert(hx1_.end(), in.obs_x1->begin(), in.obs_x1->end());
+  }
+  if (htris_.size() != cloth_tris_.size() + not_) {
+    htris_ = cloth_tris_;
+    for (size_t t = 0; t < not_; ++t) {
+      Int3 f = (*in.obs_tris)[t];
+      htris_.push_back({f.a + int(nverts_), f.b + int(nverts_), f.c + int(nverts_)});
+    }
+    soup_tris_.upload(ctx, htris_);
+  }
+  soup_x0_.upload(ctx, hx0_);
+  soup_x1_.upload(ctx, hx1_);
+}
+
+std::vector<Impact> CollisionHandler::detect(const Context& ctx, const CollisionInput& in, const CollisionSettings& s,
+                                             const std::vector<Vec3f>& x1, const std::vector<uint8_t>* td,
+                                             CollisionStats* st) {
+  build_soup(ctx, in, x1);
+  float thick = 0.f;
+  for (float t : *in.thickness) thick = std::max(thick, t);
+  const float margin = s.ccd_margin * thick;
+  SweptSoup soup{soup_x0_.data(), soup_x1_.data(), soup_tris_.data(), int(htris_.size()), int(cloth_tris_.size())};
+  boxes_.resize(ctx, htris_.size());
+  swept_boxes(ctx, soup, margin, boxes_.data());
+  if (td) {
+    std::vector<uint8_t> flags(*td);
+    flags.resize(htris_.size(), 0);
+    td_.upload(ctx, flags);
+  }
+  size_t np = candidate_pairs(ctx, soup, boxes_.data(), td ? td_.data() : nullptr, s.self_collision, pairs_);
+  (td ? st->pairs_incremental : st->pairs_full) += np;
+  std::vector<Int2> pairs = pairs_.to_host();
+  std::vector<Feature> feats = features(pairs, htris_);
+  st->feature_tests += feats.size();
+  // narrow phase: exact CCD with the minimum separation
+  CcdOptions opt;
+  opt.min_distance = margin;
+  std::vector<uint8_t> hit(feats.size(), 0);
+  std::vector<double> toi(feats.size(), 1.0);
+  auto fixed = [&](int v) { return size_t(v) >= nverts_ || (*in.inv_mass)[size_t(v)] == 0.f; };
+#pragma omp parallel for schedule(dynamic, 256)
+  for (long long f = 0; f < (long long)feats.size(); ++f) {
+    const Feature& F = feats[size_t(f)];
+    if (fixed(F.v[0]) && fixed(F.v[1]) && fixed(F.v[2]) && fixed(F.v[3])) continue;
+    Vec3d a[4], b[4];
+    for (int k = 0; k < 4; ++k) {
+      a[k] = Vec3d(hx0_[size_t(F.v[k])]);
+      b[k] = Vec3d(hx1_[size_t(F.v[k])]);
+    }
+    CcdResult r = F.ee ? ccd_edge_edge(a, b, opt) : ccd_vertex_face(a, b, opt);
+    hit[size_t(f)] = r.hit;
+    toi[size_t(f)] = r.toi;
+  }
+  std::vector<Impact> out;
+  for (size_t f = 0; f < feats.size(); ++f) {
+    if (!hit[f]) continue;
+    const Feature& F = feats[f];
+    Vec3d a[4], b[4];
+    float d = 0.f;
+    for (int k = 0; k < 4; ++k) {
+      a[k] = Vec3d(hx0_[size_t(F.v[k])]);
+      b[k] = Vec3d(hx1_[size_t(F.v[k])]);
+      if (size_t(F.v[k]) < nverts_) d = std::max(d, (*in.thickness)[size_t(F.v[k])]);
+    }
+    out.push_back(make_impact(F.ee, F.v, a, b, toi[f], d));
+  }
+  return out;
+}
+
+namespace {
+
+ZoneSet build_zones(const std::vector<Impact>& imps, size_t nverts, const std::vector<float>& w) {
+  Dsu dsu(nverts);
+  auto free_v = [&](int v) { return size_t(v) < nverts && w[size_t(v)] != 0.f; };
+  for (const Impact& im : imps) {
+    int first = -1;
+    for (int k = 0; k < 4; ++k)
+      if (free_v(im.v[k])) {
+        if (first < 0) first = im.v[k];
+        else dsu.unite(im.v[k], first);
+      }
+  }
+  ZoneSet z;
+  std::vector<int> zone_of(nverts, -1);
+  auto zone = [&](int v) {
+    int r = dsu.find(v);
+    if (zone_of[size_t(r)] < 0) {
+      zone_of[size_t(r)] = int(z.verts.size());
+      z.verts.emplace_back();
+      z.impacts.emplace_back();
+    }
+    return zone_of[size_t(r)];
+  };
+  std::vector<uint8_t> seen(nverts, 0);
+  for (size_t j = 0; j < imps.size(); ++j)
+    for (int k = 0; k < 4; ++k) {
+      int v = imps[j].v[k];
+      if (!free_v(v)) continue;
+      int zi = zone(v);
+      if (k == 0 || z.impacts[size_t(zi)].empty() || z.impacts[size_t(zi)].back() != int(j))
+        z.impacts[size_t(zi)].push_back(int(j));
+      if (!seen[size_t(v)]) {
+        seen[size_t(v)] = 1;
+        z.verts[size_t(zi)].push_back(v);
+      }
+    }
+  for (auto& l : z.impacts) {
+    std::sort(l.begin(), l.end());
+    l.erase(std::unique(l.begin(), l.end()), l.end());
+  }
+  return z;
+}
+
+// position of combined vertex v at the end of the step
+Vec3f end_position(int v, const std::vector<Vec3f>& x1, const CollisionInput& in, size_t nverts) {
+  return size_t(v) < nverts ? x1[size_t(v)] : (*in.obs_x1)[size_t(v) - nverts];
+}
+
+// solves one zone with the non-linear solver; writes the vertices back into x1
+ZoneResult solve_one_zone(const std::vector<int>& verts, const std::vector<int>& ids, const std::vector<Impact>& imps,
+                          const CollisionInput& in, const ZoneSettings& s, std::vector<int>& local,
+                          std::vector<Vec3f>& x1, size_t nverts) {
+  const size_t nv = verts.size(), ni = ids.size();
+  std::vector<Vec3f> x(nv), xt(nv), g(nv), xprev(nv), xtry(nv);
+  std::vector<float> m(nv), D(nv), lambda(ni);
+  for (size_t i = 0; i < nv; ++i) {
+    local[size_t(verts[i])] = int(i);
+    x[i] = x1[size_t(verts[i])];
+    xt[i] = (*in.x_free)[size_t(verts[i])];
+    m[i] = (*in.mass)[size_t(verts[i])];
+  }
+  std::vector<ZoneImpact> zi(ni);
+  for (size_t j = 0; j < ni; ++j) {
+    const Impact& im = imps[size_t(ids[j])];
+    for (int k = 0; k < 4; ++k) {
+      const int v = im.v[k];
+      const bool is_free = size_t(v) < nverts && (*in.inv_mass)[size_t(v)] != 0.f;
+      zi[j].lv[k] = is_free ? local[size_t(v)] : -1;
+      if (!is_free) zi[j].fixed[k] = end_position(v, x1, in, nverts);
+      zi[j].w[k] = im.w[k];
+    }
+    zi[j].n = im.n;
+    zi[j].d = im.d;
+  }
+  ZoneView z{int(nv), int(ni), x.data(), xt.data(), m.data(), zi.data(), lambda.data(), g.data(),
+             xprev.data(), xtry.data(), D.data()};
+  ZoneResult r = solve_zone(z, s);
+  for (size_t i = 0; i < nv; ++i) x1[size_t(verts[i])] = x[i];
+  return r;
+}
+
+// rigid impact zone (Provot 1997): the zone keeps its start shape and moves with
+// the mean displacement and the rotation that keeps its angular momentum; a zone
+// touching a fixed point stays at its start
+void rigid_zone(const std::vector<int>& verts, bool has_fixed, const CollisionInput& in, std::vector<Vec3f>& x1) {
+  const auto& x0 = *in.x0;
+  const auto& xf = *in.x_free;
+  const auto& m = *in.mass;
+  if (has_fixed) {
+    for (int v : verts) x1[size_t(v)] = x0[size_t(v)];
+    return;
+  }
+  double M = 0;
+  Vec3d c{}, dcm{};
+  for (int v : verts) {
+    M += m[size_t(v)];
+    c += Vec3d(x0[size_t(v)]) * double(m[size_t(v)]);
+    dcm += Vec3d(xf[size_t(v)] - x0[size_t(v)]) * double(m[size_t(v)]);
+  }
+  c = c / M;
+  dcm = dcm / M;
+  Vec3d L{};
+  M3T<double> I;
+  for (int v : verts) {
+    Vec3d r = Vec3d(x0[size_t(v)]) - c, d = Vec3d(xf[size_t(v)] - x0[size_t(v)]) - dcm;
+    L += cross(r, d) * double(m[size_t(v)]);
+    I += M3T<double>::identity(dot(r, r) * m[size_t(v)]);
+    add_outer(I, -double(m[size_t(v)]), r, r);
+  }
+  M3T<double> Ii;
+  Vec3d w = invert(I, Ii) ? Ii * L : Vec3d{};
+  double ang = length(w);
+  Mat3f R = ang > 1e-12 ? rotation(Vec3f(w / ang), float(ang)) : Mat3f{};
+  for (int v : verts) x1[size_t(v)] = Vec3f(c + dcm) + R * Vec3f(Vec3d(x0[size_t(v)]) - c);
+}
+
+bool zone_has_fixed(const std::vector<int>& ids, const std::vector<Impact>& imps, const CollisionInput& in,
+                    size_t nverts) {
+  for (int j : ids)
+    for (int k = 0; k < 4; ++k) {
+      const Impact& im = imps[size_t(j)];
+      if (im.w[k] != 0.f && (size_t(im.v[k]) >= nverts || (*in.inv_mass)[size_t(im.v[k])] == 0.f)) return true;
+    }
+  return false;
+}
+
+}  // namespace
+
+CollisionStats CollisionHandler::resolve(const Context& ctx, const CollisionInput& in, const CollisionSettings& s,
+                                         std::vector<Vec3f>& x1) {
+  CollisionStats st;
+  std::vector<Impact> all;
+  std::vector<uint8_t> td(cloth_tris_.size(), 0);
+  std::vector<int> local(nverts_, -1);
+  bool use_td = false, failed = false;
+  for (int round = 0; round < s.max_rounds && !failed; ++round) {
+    std::vector<Impact> imps = detect(ctx, in, s, x1, use_td ? &td : nullptr, &st);
+    st.rounds++;
+    if (imps.empty()) return st;
+    st.impacts += imps.size();
+    if (getenv("ICLOTH_DEBUG")) {
+      int cc = 0, co = 0, ee = 0;
+      double mind = 1;
+      for (auto& im : imps) {
+        bool obs = false;
+        for (int k = 0; k < 4; ++k) obs |= size_t(im.v[k]) >= nverts_;
+        (obs ? co : cc)++;
+        ee += (im.w[0] != 1.f);
+      }
+      fprintf(stderr, "round %d: impacts %zu cloth-cloth %d cloth-obs %d ee %d\n", round, imps.size(), cc, co, ee);
+    }
+    all.insert(all.end(), imps.begin(), imps.end());
+    ZoneSet zs = build_zones(all, nverts_, *in.inv_mass);
+    std::vector<ZoneResult> res(zs.verts.size());
+#pragma omp parallel for schedule(dynamic)
+    for (long long z = 0; z < (long long)zs.verts.size(); ++z)
+      res[size_t(z)] = solve_one_zone(zs.verts[size_t(z)], zs.impacts[size_t(z)], all, in, s.zone, local, x1, nverts_);
+    std::fill(td.begin(), td.end(), 0);
+    for (size_t z = 0; z < res.size(); ++z) {
+      st.zones++;
+      st.zone_iterations += uint64_t(res[z].iterations);
+      if (!res[z].converged) {
+        st.zone_failures++;
+        failed = true;
+      }
+      for (int v : zs.verts[z])
+        for (uint32_t t : vert_tris_[size_t(v)]) td[t] = 1;  // T_d: triangles touching V_c
+    }
+    use_td = s.incremental;
+  }
+  // rigid impact zones until no impact is left
+  st.fallbacks++;
+  for (int round = 0; round < 4 * s.max_rounds; ++round) {
+    std::vector<Impact> imps = detect(ctx, in, s, x1, nullptr, &st);
+    st.rigid_rounds++;
+    if (imps.empty()) return st;
+    all.insert(all.end(), imps.begin(), imps.end());
+    ZoneSet zs = build_zones(all, nverts_, *in.inv_mass);
+    for (size_t z = 0; z < zs.verts.size(); ++z)
+      rigid_zone(zs.verts[z], zone_has_fixed(zs.impacts[z], all, in, nverts_), in, x1);
+  }
+  x1 = *in.x0;  // last resort: the start of the step had no impact
+  return st;
+}
+
+}  // namespace cb::icloth

@@ -1,0 +1,87 @@
+// Penetration handling of I-Cloth (Tang et al. 2018, Algorithm 1 and Sec. 4):
+//   round 1: CCD over all triangle pairs of the step (cloth-cloth, cloth-obstacle,
+//            obstacles moving) from the spatial-hash candidates;
+//   impacts -> the vertices V_c, impact zones (union-find over shared vertices;
+//            obstacle and pinned vertices are fixed), each solved by the
+//            augmented-Lagrangian zone solver (zone_solver.h);
+//   round k: triangles touching V_c form T_d, the rest T_s; only T_d-T_s and
+//            T_d-T_d pairs are re-checked; repeat until no impact is found.
+// When rounds run out or a zone does not converge, rigid impact zones (Provot
+// 1997; Bridson et al. 2002) take over: each zone moves rigidly with its
+// momentum (or stays at its start when it holds a fixed point), zones merge
+// with new impacts, until none is left. Runs on host copies of the positions;
+// the broad phase runs on the backend.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/core/backend.h"
+#include "sim/core/buffer.h"
+#include "sim/solvers/icloth/impacts.h"
+#include "sim/solvers/icloth/zone_solver.h"
+
+namespace cb::icloth {
+
+struct CollisionSettings {
+  bool self_collision = true;
+  bool incremental = true;     ///< re-check only T_d pairs after the first round
+  int max_rounds = 20;
+  float ccd_margin = 0.1f;     ///< CCD minimum separation, as a fraction of the thickness
+  ZoneSettings zone;
+};
+
+struct CollisionStats {
+  int rounds = 0;
+  uint64_t pairs_full = 0;         ///< candidate triangle pairs of full-CCD passes
+  uint64_t pairs_incremental = 0;  ///< candidate triangle pairs of incremental passes
+  uint64_t feature_tests = 0;      ///< VF + EE CCD queries
+  uint64_t impacts = 0;
+  uint64_t zones = 0;              ///< zones solved (summed over rounds)
+  uint64_t zone_iterations = 0;
+  uint64_t zone_failures = 0;      ///< zones that did not converge
+  uint64_t fallbacks = 0;          ///< steps that needed rigid impact zones
+  uint64_t rigid_rounds = 0;
+};
+
+/// What one call sees: host arrays for the cloth and the obstacle triangle mesh.
+struct CollisionInput {
+  const std::vector<Vec3f>* x0 = nullptr;       ///< (nverts) m, cloth at the start of the step
+  const std::vector<Vec3f>* x_free = nullptr;   ///< (nverts) m, unconstrained end positions
+  const std::vector<float>* mass = nullptr;     ///< (nverts) kg
+  const std::vector<float>* inv_mass = nullptr; ///< (nverts) 0 = pinned (fixed)
+  const std::vector<float>* thickness = nullptr;///< (nverts) m
+  const std::vector<Vec3f>* obs_x0 = nullptr;   ///< (nobsverts) m, obstacle vertices at the start
+  const std::vector<Vec3f>* obs_x1 = nullptr;   ///< (nobsverts) m, at the end
+  const std::vector<Int3>* obs_tris = nullptr;  ///< (nobstris) ids into obs_x*
+};
+
+class CollisionHandler {
+ public:
+  /// Remembers the cloth triangles (ids into the cloth vertices).
+  void set_cloth(size_t nverts, const std::vector<Int3>& tris);
+  /// Modifies x1 (nverts, starts as the unconstrained end positions) so that no
+  /// feature pair collides over the step x0 -> x1.
+  CollisionStats resolve(const Context& ctx, const CollisionInput& in, const CollisionSettings& s,
+                         std::vector<Vec3f>& x1);
+  /// Impacts found by the last CCD pass (tests compare full and incremental CCD).
+  std::vector<Impact> detect(const Context& ctx, const CollisionInput& in, const CollisionSettings& s,
+                             const std::vector<Vec3f>& x1, const std::vector<uint8_t>* td, CollisionStats* st);
+  size_t device_bytes() const { return boxes_.bytes() + pairs_.bytes() + soup_x0_.bytes() * 2 + soup_tris_.bytes(); }
+
+ private:
+  void build_soup(const Context& ctx, const CollisionInput& in, const std::vector<Vec3f>& x1);
+  size_t nverts_ = 0;
+  std::vector<Int3> cloth_tris_;
+  std::vector<std::vector<uint32_t>> vert_tris_;
+  // combined soup (cloth + obstacles) on the backend and on the host
+  std::vector<Vec3f> hx0_, hx1_;
+  std::vector<Int3> htris_;
+  DeviceBuffer<Vec3f> soup_x0_, soup_x1_;
+  DeviceBuffer<Int3> soup_tris_;
+  DeviceBuffer<Aabb> boxes_;
+  DeviceBuffer<uint8_t> td_;
+  DeviceBuffer<Int2> pairs_;
+};
+
+}  // namespace cb::icloth

@@ -1,0 +1,66 @@
+#include "sim/solvers/icloth/params.h"
+
+#include <cmath>
+
+namespace cb::icloth {
+
+std::string IClothParams::validate() const {
+  ParamTable t = to_table();
+  for (const ParamInfo& p : t.entries())
+    if (!(p.value >= p.min && p.value <= p.max)) return "parameter '" + p.name + "' is out of range";
+  return "";
+}
+
+ParamTable IClothParams::to_table() const {
+  ParamTable t;
+  t.add_int("substeps", substeps, 0, 100, "implicit steps per frame (0 = the scene's substeps)");
+  t.add_int("cg_max_iterations", cg_max_iterations, 1, 10000, "PCG iteration cap per step");
+  t.add_float("cg_tolerance", cg_tolerance, 1e-8, 0.5, "", "relative residual at which PCG stops", true);
+  t.add_float("weft_ratio", weft_ratio, 0.01, 100, "", "weft / warp stretch stiffness", true);
+  t.add_float("stiffness_damping", stiffness_damping, 0, 1, "s", "Rayleigh damping beta (force -beta K v)");
+  t.add_float("grab_stiffness", grab_stiffness, 0, 1e6, "N/m", "spring of the mouse grab", true);
+  t.add_int("obstacle_passes", obstacle_passes, 1, 8, "passes of the analytic-obstacle velocity filter");
+  t.add_bool("self_collision", self_collision, "cloth-cloth proximity and CCD");
+  t.add_float("thickness", thickness, 0, 0.1, "m", "collision thickness (0 = the materials')");
+  t.add_bool("repulsion", repulsion, "cloth-cloth proximity repulsion and friction (velocity filter)");
+  t.add_float("repulsion_scale", repulsion_scale, 0.1, 10, "", "proximity distance / thickness");
+  t.add_float("repulsion_rate", repulsion_rate, 0, 1, "", "fraction of the overlap pushed out per step");
+  t.add_int("repulsion_passes", repulsion_passes, 1, 64, "Jacobi passes of the repulsion filter");
+  t.add_int("zone_iterations", zone_iterations, 1, 10000, "max iterations of the impact-zone solver");
+  t.add_float("zone_mu", zone_mu, 1, 1e8, "", "augmented-Lagrangian penalty mu (Eq. 5-6)", true);
+  t.add_float("chebyshev_rho", chebyshev_rho, 0, 0.99999, "", "Chebyshev spectral radius (0 = off)");
+  t.add_int("collision_rounds", collision_rounds, 1, 1000, "CCD/zone rounds before the rigid fallback");
+  t.add_bool("incremental_ccd", incremental_ccd, "re-check only T_d-T_s and T_d-T_d pairs (Algorithm 1)");
+  t.add_bool("count_intersections", count_intersections, "count intersecting triangle pairs after each frame");
+  return t;
+}
+
+std::string IClothParams::from_table(const ParamTable& t, IClothParams* out) {
+  IClothParams p;
+  for (const ParamInfo& e : t.entries())
+    if (!(e.value >= e.min && e.value <= e.max)) return "parameter '" + e.name + "' is out of range";
+  p.substeps = t.get_int("substeps");
+  p.cg_max_iterations = t.get_int("cg_max_iterations");
+  p.cg_tolerance = float(t.get("cg_tolerance"));
+  p.weft_ratio = float(t.get("weft_ratio"));
+  p.stiffness_damping = float(t.get("stiffness_damping"));
+  p.grab_stiffness = float(t.get("grab_stiffness"));
+  p.obstacle_passes = t.get_int("obstacle_passes");
+  p.self_collision = t.get_bool("self_collision");
+  p.thickness = float(t.get("thickness"));
+  p.repulsion = t.get_bool("repulsion");
+  p.repulsion_scale = float(t.get("repulsion_scale"));
+  p.repulsion_rate = float(t.get("repulsion_rate"));
+  p.repulsion_passes = t.get_int("repulsion_passes");
+  p.zone_iterations = t.get_int("zone_iterations");
+  p.zone_mu = float(t.get("zone_mu"));
+  p.chebyshev_rho = float(t.get("chebyshev_rho"));
+  p.collision_rounds = t.get_int("collision_rounds");
+  p.incremental_ccd = t.get_bool("incremental_ccd");
+  p.count_intersections = t.get_bool("count_intersections");
+  std::string err = p.validate();
+  if (err.empty()) *out = p;
+  return err;
+}
+
+}  // namespace cb::icloth

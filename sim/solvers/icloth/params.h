@@ -1,0 +1,41 @@
+// Parameters of the I-Cloth solver (Tang et al. 2018) as a typed struct and its
+// ParamTable form (scene files, UI, replay and CLI all go through the table).
+#pragma once
+
+#include <string>
+
+#include "sim/solvers/param_table.h"
+
+namespace cb::icloth {
+
+struct IClothParams {
+  int substeps = 0;              ///< implicit steps per frame; 0 = the scene's substeps
+  int cg_max_iterations = 200;   ///< PCG iteration cap per step
+  float cg_tolerance = 1e-3f;    ///< relative preconditioned residual at which PCG stops
+  float weft_ratio = 1.f;        ///< weft stretch stiffness / warp stretch stiffness
+  float stiffness_damping = 1e-3f;  ///< s, Rayleigh beta: damping force -beta K v
+  float grab_stiffness = 500.f;  ///< N/m, spring of the mouse grab (times Grab::stiffness)
+  int obstacle_passes = 2;       ///< passes of the analytic-obstacle velocity filter
+  // penetration handling (Tang et al. 2018, Sec. 3-4)
+  bool self_collision = true;    ///< cloth-cloth proximity and CCD (also needs the scene's switch)
+  float thickness = 0.f;         ///< m, collision thickness; 0 = the materials' thickness
+  // cloth-cloth proximity repulsion and friction (Bridson et al. 2002, repulsion.h)
+  bool repulsion = true;         ///< velocity filter for cloth-cloth pairs closer than the proximity distance
+  float repulsion_scale = 1.f;   ///< proximity distance / thickness
+  float repulsion_rate = 0.1f;   ///< fraction of the overlap pushed out per step
+  int repulsion_passes = 4;      ///< Jacobi passes of the filter (each followed by the obstacle filter)
+  int zone_iterations = 100;     ///< max gradient-descent iterations of the zone solver (Sec. 4)
+  float zone_mu = 1e3f;          ///< augmented-Lagrangian penalty mu (Eq. 5-6)
+  float chebyshev_rho = 0.9992f; ///< Chebyshev acceleration spectral radius (Eq. 8)
+  int collision_rounds = 20;     ///< max CCD / zone rounds per step before the rigid fallback
+  bool incremental_ccd = true;   ///< re-check only T_d-T_s and T_d-T_d after the first round
+  bool count_intersections = true;  ///< run the penetration counter after every frame (stat)
+
+  /// "" when valid, else the first problem.
+  std::string validate() const;
+  ParamTable to_table() const;
+  /// Reads the table (names as in to_table); returns "" or why not.
+  static std::string from_table(const ParamTable& t, IClothParams* out);
+};
+
+}  // namespace cb::icloth

@@ -1,0 +1,210 @@
+// Cloth-cloth proximity repulsion and friction (see repulsion.h).
+#include "sim/solvers/icloth/repulsion.h"
+
+#include "sim/collision/proximity.h"
+#include "sim/core/algorithms.h"
+#include "sim/core/parallel.h"
+
+namespace cb::icloth {
+namespace {
+
+CB_HD inline float max4(const float* a, Int4 v) {
+  float m = a[v.a] > a[v.b] ? a[v.a] : a[v.b];
+  m = m > a[v.c] ? m : a[v.c];
+  return m > a[v.d] ? m : a[v.d];
+}
+
+CB_HD inline float mean4(const float* a, Int4 v) { return 0.25f * (a[v.a] + a[v.b] + a[v.c] + a[v.d]); }
+
+// fills p.n / p.overlap from the separation vector d (sum w_k x_k) and a fallback
+// direction for touching features; false when the pair is not closer than D
+CB_HD inline bool finish_pair(ProxPair& p, Vec3f d, Vec3f fallback, float D) {
+  float dist = length(d);
+  if (!(dist < D)) return false;
+  if (dist > 1e-3f * D) {
+    p.n = d / dist;
+  } else {
+    float lf = length(fallback);
+    if (!(lf > 0.f)) return false;  // touching and no direction: left to the CCD
+    p.n = fallback / lf;
+    if (dot(p.n, d) < 0.f) p.n = -p.n;
+  }
+  p.overlap = D - dist;
+  return true;
+}
+
+CB_HD inline bool vf_pair(const Vec3f* x, const Int3* tris, Int2 c, const float* th, const float* fr, float scale,
+                          ProxPair& p) {
+  const Int3 t = tris[c.b];
+  p.v = Int4{c.a, t.a, t.b, t.c};
+  PointTriResult<float> r = closest_point_triangle(x[c.a], x[t.a], x[t.b], x[t.c]);
+  p.w[0] = 1.f;
+  for (int k = 0; k < 3; ++k) p.w[k + 1] = -r.w[k];
+  p.mu = mean4(fr, p.v);
+  return finish_pair(p, x[c.a] - r.point, cross(x[t.b] - x[t.a], x[t.c] - x[t.a]), scale * max4(th, p.v));
+}
+
+CB_HD inline bool ee_pair(const Vec3f* x, const Int2* edges, Int2 c, const float* th, const float* fr, float scale,
+                          ProxPair& p) {
+  const Int2 e1 = edges[c.a], e2 = edges[c.b];
+  p.v = Int4{e1.a, e1.b, e2.a, e2.b};
+  SegSegResult<float> r = closest_points_segments(x[e1.a], x[e1.b], x[e2.a], x[e2.b]);
+  p.w[0] = 1.f - r.s;
+  p.w[1] = r.s;
+  p.w[2] = r.t - 1.f;
+  p.w[3] = -r.t;
+  p.mu = mean4(fr, p.v);
+  return finish_pair(p, r.c1 - r.c2, cross(x[e1.b] - x[e1.a], x[e2.b] - x[e2.a]), scale * max4(th, p.v));
+}
+
+struct NarrowArgs {
+  const Vec3f* x;
+  const float* thickness;
+  const float* friction;
+  float scale;
+};
+
+// narrow phase over the candidates (VF first, then EE) into all / flags
+void narrow_phase(const Context& ctx, const CcdMesh& m, const CcdCandidates& c, const NarrowArgs& a, ProxPair* all,
+                  uint32_t* flags) {
+  const Int2* vf = c.vf.data();
+  const Int2* ee = c.ee.data();
+  const int nvf = int(c.vf.size()), n = nvf + int(c.ee.size());
+  parallel_for(ctx, n, [=] CB_HD(int i) {
+    ProxPair p;
+    bool keep = i < nvf ? vf_pair(a.x, m.tris, vf[i], a.thickness, a.friction, a.scale, p)
+                        : ee_pair(a.x, m.edges, ee[i - nvf], a.thickness, a.friction, a.scale, p);
+    all[i] = p;
+    flags[i] = keep ? 1u : 0u;
+  });
+}
+
+void gather_pairs(const Context& ctx, const ProxPair* all, const uint32_t* keep, int n, ProxPair* out) {
+  parallel_for(ctx, n, [=] CB_HD(int i) { out[i] = all[keep[i]]; });
+}
+
+// incidence entries e = 4 p + k keyed by the vertex id
+void incidence_keys(const Context& ctx, const ProxPair* pairs, int np, uint32_t* vert, uint32_t* entry) {
+  parallel_for(ctx, 4 * np, [=] CB_HD(int e) {
+    const Int4 v = pairs[e / 4].v;
+    const int k = e % 4;
+    vert[e] = uint32_t(k == 0 ? v.a : k == 1 ? v.b : k == 2 ? v.c : v.d);
+    entry[e] = uint32_t(e);
+  });
+}
+
+struct PassArgs {
+  const ProxPair* pairs;
+  const Vec3f* v;
+  const float* inv_mass;
+  float h, rate;
+};
+
+// the velocity change of each pair corner for the current velocities
+CB_HD inline bool pair_impulse(const PassArgs& a, int i, Vec3f* dv) {
+  const ProxPair p = a.pairs[i];
+  const int vid[4] = {p.v.a, p.v.b, p.v.c, p.v.d};
+  Vec3f vrel{};
+  float s = 0.f;
+  for (int k = 0; k < 4; ++k) {
+    vrel += a.v[vid[k]] * p.w[k];
+    s += p.w[k] * p.w[k] * a.inv_mass[vid[k]];
+  }
+  const float vn = dot(vrel, p.n), target = a.rate * p.overlap / a.h;
+  const float dvn = target - vn;
+  if (!(dvn > 0.f) || !(s > 0.f)) return false;
+  Vec3f change = p.n * dvn;  // wanted change of the relative velocity
+  const Vec3f vt = vrel - p.n * vn;
+  const float lt = length(vt);
+  if (lt > 0.f) change -= vt * (fminf(p.mu * dvn, lt) / lt);
+  for (int k = 0; k < 4; ++k) dv[k] = change * (p.w[k] * a.inv_mass[vid[k]] / s);
+  return true;
+}
+
+void pair_pass(const Context& ctx, const PassArgs& a, int np, Vec3f* dv, uint32_t* active) {
+  parallel_for(ctx, np, [=] CB_HD(int i) {
+    Vec3f d[4];
+    bool on = pair_impulse(a, i, d);
+    for (int k = 0; k < 4; ++k) dv[4 * i + k] = on ? d[k] : Vec3f{};
+    active[i] = on ? 1u : 0u;
+  });
+}
+
+// per vertex: the mean change of its active pairs
+void vertex_pass(const Context& ctx, const uint32_t* run_vert, const uint32_t* run_start, int nruns, int nentries,
+                 const uint32_t* entry, const Vec3f* dv, const uint32_t* active, const float* inv_mass, Vec3f* v) {
+  parallel_for(ctx, nruns, [=] CB_HD(int r) {
+    const uint32_t vi = run_vert[r];
+    if (inv_mass[vi] == 0.f) return;
+    const uint32_t end = r + 1 < nruns ? run_start[r + 1] : uint32_t(nentries);
+    Vec3f sum{};
+    int cnt = 0;
+    for (uint32_t k = run_start[r]; k < end; ++k) {
+      const uint32_t e = entry[k];
+      if (!active[e / 4]) continue;
+      sum += dv[e];
+      ++cnt;
+    }
+    if (cnt) v[vi] += sum / float(cnt);
+  });
+}
+
+// the number of set flags (a sum of 0/1, exact in float up to 2^24)
+size_t count_flags(const Context& ctx, const uint32_t* flags, int n) {
+  DeviceBuffer<float> tmp(ctx, size_t(n));
+  float* t = tmp.data();
+  parallel_for(ctx, n, [=] CB_HD(int i) { t[i] = float(flags[i]); });
+  return size_t(reduce_sum(ctx, t, size_t(n)) + 0.5);
+}
+
+}  // namespace
+
+void ClothRepulsion::set_cloth(const Context& ctx, size_t nverts, const std::vector<Int3>& tris, const Topology& topo) {
+  topo_.upload(ctx, nverts, tris, topo);
+}
+
+size_t ClothRepulsion::find(const Context& ctx, const Vec3f* x, const float* thickness, const float* friction,
+                            float max_thickness, const RepulsionSettings& s) {
+  const CcdMesh m = topo_.view();
+  find_ccd_candidates(ctx, x, x, m, 0.5f * s.scale * max_thickness, 0.f, cand_);
+  const size_t n = cand_.vf.size() + cand_.ee.size();
+  candidates_ = n;
+  all_.resize(ctx, n);
+  flags_.resize(ctx, n);
+  keep_.resize(ctx, n);
+  narrow_phase(ctx, m, cand_, NarrowArgs{x, thickness, friction, s.scale}, all_.data(), flags_.data());
+  const size_t np = n ? compact_indices(ctx, flags_.data(), keep_.data(), n) : 0;
+  pairs_.resize(ctx, np);
+  gather_pairs(ctx, all_.data(), keep_.data(), int(np), pairs_.data());
+  // incidence list sorted by vertex, one run per vertex
+  inc_vert_.resize(ctx, 4 * np);
+  inc_entry_.resize(ctx, 4 * np);
+  run_vert_.resize(ctx, 4 * np);
+  run_start_.resize(ctx, 4 * np);
+  incidence_keys(ctx, pairs_.data(), int(np), inc_vert_.data(), inc_entry_.data());
+  nruns_ = 0;
+  if (np) {
+    sort_by_key(ctx, inc_vert_.data(), inc_entry_.data(), 4 * np);
+    nruns_ = run_starts(ctx, inc_vert_.data(), 4 * np, run_vert_.data(), run_start_.data());
+  }
+  dv_.resize(ctx, 4 * np);
+  active_.resize(ctx, np);
+  return np;
+}
+
+size_t ClothRepulsion::apply_pass(const Context& ctx, Vec3f* v, const float* inv_mass, float h,
+                                  const RepulsionSettings& s) {
+  const int np = int(pairs_.size());
+  if (np == 0) return 0;
+  pair_pass(ctx, PassArgs{pairs_.data(), v, inv_mass, h, s.rate}, np, dv_.data(), active_.data());
+  vertex_pass(ctx, run_vert_.data(), run_start_.data(), int(nruns_), 4 * np, inc_entry_.data(), dv_.data(),
+              active_.data(), inv_mass, v);
+  return count_flags(ctx, active_.data(), np);
+}
+
+size_t ClothRepulsion::device_bytes() const {
+  return cand_.tri_pairs.bytes() + cand_.vf.bytes() + cand_.ee.bytes() + all_.bytes() + pairs_.bytes() +
+         flags_.bytes() + keep_.bytes() + inc_vert_.bytes() * 4 + dv_.bytes() + active_.bytes();
+}
+
+}  // namespace cb::icloth

@@ -1,0 +1,81 @@
+// Cloth-cloth proximity repulsion and Coulomb friction of the I-Cloth solver
+// (Tang et al. 2018, Sec. 3; Bridson, Fedkiw, Anderson 2002, Sec. 7.1-7.2), as a
+// velocity filter applied after the implicit solve:
+//  1. proximity: at the start of the step x, every non-adjacent vertex-face and
+//     edge-edge pair closer than D = scale * thickness (broad phase:
+//     find_ccd_candidates of the collision core with x0 = x1 = x and margin D/2;
+//     narrow phase: closest_point_triangle / closest_points_segments). Each pair
+//     is kept as weights w (VF: 1, -b0, -b1, -b2; EE: 1-s, s, -(1-t), -t, so that
+//     sum_k w_k x_k is the vector between the closest points), the unit normal n
+//     along it and the overlap D - distance.
+//  2. filter passes: for every pair, the relative normal velocity
+//       v_N = n . sum_k w_k v_k
+//     is raised to at least rate * overlap / h (an inelastic impulse that stops the
+//     approach, plus Bridson's spring-like push limited to a fraction of the
+//     overlap per step); the normal velocity change dv_N sets Coulomb friction,
+//     which removes up to mu * dv_N of the relative tangential velocity. The
+//     impulse lambda = dv / sum_k w_k^2 / m_k gives vertex k the change
+//     w_k lambda / m_k (momentum is conserved: sum_k w_k = 0); pinned vertices
+//     (inverse mass 0) do not move. Pairs sharing vertices are combined Jacobi
+//     style, each vertex taking the mean of its active pairs' changes, and the
+//     pass is repeated.
+// Gather-only: pair results are summed per vertex through a sorted incidence list,
+// so the CPU result does not depend on the thread count.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/collision/ccd_candidates.h"
+#include "sim/core/buffer.h"
+#include "sim/core/math.h"
+
+namespace cb::icloth {
+
+/// One proximity pair: VF (v = p, a, b, c) or EE (v = a0, a1, b0, b1).
+struct ProxPair {
+  Int4 v;                  ///< cloth vertex ids
+  float w[4] = {0, 0, 0, 0};  ///< weights, sum 0
+  Vec3f n;                 ///< unit normal, n . sum w_k x_k = distance > 0
+  float overlap = 0;       ///< m, D - distance (> 0)
+  float mu = 0;            ///< Coulomb coefficient of the pair
+};
+
+/// Settings of the filter.
+struct RepulsionSettings {
+  float scale = 1.f;   ///< proximity distance D = scale * thickness (per pair, the largest of its vertices)
+  float rate = 0.1f;   ///< fraction of the overlap pushed out per step (Bridson's 0.1)
+  int passes = 4;      ///< Jacobi passes over the pairs
+};
+
+class ClothRepulsion {
+ public:
+  /// Remembers the cloth features (model triangles and topology).
+  void set_cloth(const Context& ctx, size_t nverts, const std::vector<Int3>& tris, const Topology& topo);
+  /// Finds the pairs closer than D at positions x (nverts, backend memory);
+  /// thickness, friction: (nverts) m, - ; max_thickness: m, their maximum.
+  /// Returns the number of pairs; also counts the broad-phase candidates.
+  size_t find(const Context& ctx, const Vec3f* x, const float* thickness, const float* friction, float max_thickness,
+              const RepulsionSettings& s);
+  /// One filter pass over the pairs of the last find(): changes v (nverts, m/s)
+  /// of free vertices (inv_mass != 0). h: s, step. Returns the number of pairs
+  /// that needed an impulse.
+  size_t apply_pass(const Context& ctx, Vec3f* v, const float* inv_mass, float h, const RepulsionSettings& s);
+  /// The pairs of the last find() (host copy, for tests and debug drawing).
+  std::vector<ProxPair> pairs() const { return pairs_.to_host(); }
+  size_t num_pairs() const { return pairs_.size(); }
+  size_t candidates() const { return candidates_; }
+  size_t device_bytes() const;
+
+ private:
+  CcdTopology topo_;
+  CcdCandidates cand_;
+  DeviceBuffer<ProxPair> all_, pairs_;
+  DeviceBuffer<uint32_t> flags_, keep_;
+  DeviceBuffer<uint32_t> inc_vert_, inc_entry_, run_vert_, run_start_;  ///< incidence list sorted by vertex
+  size_t nruns_ = 0, candidates_ = 0;
+  DeviceBuffer<Vec3f> dv_;         ///< (4 npairs) velocity change per pair corner
+  DeviceBuffer<uint32_t> active_;  ///< (npairs) the pair needed an impulse in this pass
+};
+
+}  // namespace cb::icloth

@@ -1,0 +1,299 @@
+// I-Cloth solver: one frame = substeps of (forces -> implicit solve -> obstacle
+// filter -> penetration handling -> commit). See solver.h for the method.
+#include "sim/solvers/icloth/solver.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/collision/penetration.h"
+#include "sim/solvers/icloth/cg.h"
+#include "sim/solvers/icloth/collision_handler.h"
+#include "sim/solvers/icloth/obstacle_kernels.h"
+#include "sim/solvers/icloth/repulsion.h"
+#include "sim/solvers/icloth/step_kernels.h"
+#include "sim/solvers/icloth/system_kernels.h"
+
+namespace cb {
+
+std::unique_ptr<Solver> make_icloth_solver(const Context& ctx, const ClothModel& model) {
+  return std::make_unique<icloth::IClothSolver>(ctx, model);
+}
+
+namespace icloth {
+
+struct IClothSolver::Impl {
+  const ClothModel* model = nullptr;
+  // elements and pattern
+  DeviceBuffer<Int3> tris;
+  DeviceBuffer<Int4> bends;
+  DeviceBuffer<TriRest> tri_rest;
+  DeviceBuffer<BendRest> bend_rest;
+  DevicePattern pattern;
+  // per-vertex constants
+  DeviceBuffer<float> mass, area, alpha, thickness, friction;
+  // per-step scratch
+  DeviceBuffer<Vec3f> tri_grad, bend_grad, bend_gt;
+  DeviceBuffer<MembraneW<float>> tri_hw;
+  DeviceBuffer<float> bend_hs, speed;
+  DeviceBuffer<M3> K;
+  DeviceBuffer<Vec3f> f, rhs, v_new, x_new;
+  CgScratch cg;
+  // obstacles
+  DeviceBuffer<Shape> shape_start, shape_end;
+  ObstacleProximity mesh_prox;
+  DeviceBuffer<ObstacleContact> contacts;
+  float max_thickness = 0;
+  // cloth-cloth proximity repulsion and friction
+  ClothRepulsion repulsion;
+  // penetration handling (host side) and the penetration counter
+  CollisionHandler collisions;
+  std::vector<float> h_mass, h_thickness;
+  DeviceBuffer<uint32_t> tri_piece;
+
+  ElementIn el_in() const {
+    return {tris.data(), tri_rest.data(), int(tris.size()), bends.data(), bend_rest.data(), int(bends.size())};
+  }
+  ElementOut el_out() {
+    return {tri_grad.data(), tri_hw.data(), bend_grad.data(), bend_gt.data(), bend_hs.data()};
+  }
+};
+
+IClothSolver::IClothSolver(const Context& ctx, const ClothModel& model) : ctx_(ctx), impl_(new Impl) {
+  Impl& d = *impl_;
+  d.model = &model;
+  const size_t n = model.num_vertices(), nt = model.num_tris(), nb = model.topo.bends.size();
+  d.tris.upload(ctx, model.tris);
+  d.bends.upload(ctx, model.topo.bends);
+  d.pattern.upload(ctx, build_block_pattern(n, model.tris, model.topo.bends));
+  std::vector<float> area(n, 0.f), alpha(n, 0.f);
+  for (size_t t = 0; t < nt; ++t)
+    for (int k = 0; k < 3; ++k) area[size_t(model.tris[t][k])] += model.rest_tri_area[t] / 3.f;
+  for (size_t v = 0; v < n; ++v) alpha[v] = model.material_of_vertex(uint32_t(v)).damping;
+  d.mass.upload(ctx, model.mass);
+  d.area.upload(ctx, area);
+  d.alpha.upload(ctx, alpha);
+  d.tri_grad.resize(ctx, 3 * nt);
+  d.tri_hw.resize(ctx, nt);
+  d.bend_grad.resize(ctx, 4 * nb);
+  d.bend_gt.resize(ctx, 4 * nb);
+  d.bend_hs.resize(ctx, nb);
+  d.K.resize(ctx, d.pattern.cols.size());
+  for (auto* b : {&d.f, &d.rhs, &d.v_new, &d.x_new}) b->resize(ctx, n);
+  d.speed.resize(ctx, n);
+  d.contacts.resize(ctx, n);
+  d.h_mass = model.mass;
+  std::vector<float> fr(n);
+  for (size_t v = 0; v < n; ++v) fr[v] = model.material_of_vertex(uint32_t(v)).friction;
+  d.friction.upload(ctx, fr);
+  d.repulsion.set_cloth(ctx, n, model.tris, model.topo);
+  d.collisions.set_cloth(n, model.tris);
+  std::vector<uint32_t> piece(nt);
+  for (size_t t = 0; t < nt; ++t) piece[t] = model.vert_piece[size_t(model.tris[t].a)];
+  d.tri_piece.upload(ctx, piece);
+  rebuild_rest();
+}
+
+IClothSolver::~IClothSolver() = default;
+
+// rest data and thickness depend on the parameters (weft ratio, thickness)
+void IClothSolver::rebuild_rest() {
+  Impl& d = *impl_;
+  const ClothModel& model = *d.model;
+  ElementRest rest = build_element_rest(model, params_.weft_ratio);
+  d.tri_rest.upload(ctx_, rest.tris);
+  d.bend_rest.upload(ctx_, rest.bends);
+  std::vector<float> th(model.num_vertices());
+  d.max_thickness = 0;
+  for (size_t v = 0; v < th.size(); ++v) {
+    th[v] = params_.thickness > 0 ? params_.thickness : model.material_of_vertex(uint32_t(v)).thickness;
+    d.max_thickness = std::max(d.max_thickness, th[v]);
+  }
+  d.thickness.upload(ctx_, th);
+  d.h_thickness = th;
+}
+
+std::string IClothSolver::set_params(const ParamTable& table) {
+  IClothParams p;
+  std::string err = IClothParams::from_table(table, &p);
+  if (!err.empty()) return err;
+  bool rest_changed = p.weft_ratio != params_.weft_ratio || p.thickness != params_.thickness;
+  params_ = p;
+  if (rest_changed) rebuild_rest();
+  return "";
+}
+
+size_t IClothSolver::device_bytes() const {
+  const Impl& d = *impl_;
+  return d.tris.bytes() + d.bends.bytes() + d.tri_rest.bytes() + d.bend_rest.bytes() + d.pattern.bytes() +
+         d.mass.bytes() * 4 + d.tri_grad.bytes() + d.bend_grad.bytes() * 2 + d.tri_hw.bytes() + d.bend_hs.bytes() +
+         d.speed.bytes() + d.K.bytes() + d.f.bytes() * 4 + d.cg.bytes() + d.contacts.bytes() + d.mesh_prox.device_bytes() +
+         d.friction.bytes() + d.repulsion.device_bytes();
+}
+
+void IClothSolver::step(const StepInputs& in, SimState& state) {
+  const int substeps = params_.substeps > 0 ? params_.substeps : std::max(1, in.substeps);
+  const float h = in.dt / float(substeps);
+  in.stats.set("cg iterations", 0);
+  in.stats.set("proximity pairs", 0);
+  in.stats.set("repulsion impulses", 0);
+  if (in.obstacles.has_meshes()) {
+    ScopedStage s(in.timer, "obstacle bvh");
+    impl_->mesh_prox.update(ctx_, in.obstacles, in.dt);
+  }
+  for (int s = 0; s < substeps; ++s)
+    step_once(in, state, h, in.time + double(s) * h, float(s) / float(substeps), float(s + 1) / float(substeps));
+  if (params_.count_intersections) {
+    ScopedStage s(in.timer, "penetration check");
+    const Impl& d = *impl_;
+    TriSet cloth{state.x.data(), d.tris.data(), int(d.tris.size()), d.tri_piece.data()};
+    TriSet obst{in.obstacles.d_mesh_x.data(), in.obstacles.d_mesh_tris.data(), int(in.obstacles.mesh_tris.size()),
+                nullptr};
+    IntersectionCounts c = count_intersections(ctx_, cloth, obst);
+    in.stats.set("intersecting pairs", double(c.total()));
+  }
+}
+
+namespace {
+
+// the analytic shapes posed at fractions tau0 / tau1 of the frame, on the backend
+void upload_shapes(const Context& ctx, const ObstacleSet& o, float tau0, float tau1, DeviceBuffer<Shape>& start,
+                   DeviceBuffer<Shape>& end) {
+  std::vector<Shape> a(o.shapes.size()), b(o.shapes.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    a[i] = interpolate_shape(o.shapes_prev[i], o.shapes[i], tau0);
+    b[i] = interpolate_shape(o.shapes_prev[i], o.shapes[i], tau1);
+  }
+  start.upload(ctx, a);
+  end.upload(ctx, b);
+}
+
+}  // namespace
+
+void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, double t, float tau0, float tau1) {
+  Impl& d = *impl_;
+  const int n = int(state.size());
+  const PatternView pat = d.pattern.view();
+  const VertexData vd{d.mass.data(), d.area.data(), state.inv_mass.data()};
+  const float grab_k = params_.grab_stiffness * in.grab.stiffness;
+  const bool use_repulsion = params_.repulsion && params_.self_collision && in.self_collision;
+  if (use_repulsion) {
+    ScopedStage s(in.timer, "proximity");
+    size_t num_prox = d.repulsion.find(ctx_, state.x.data(), d.thickness.data(), d.friction.data(), d.max_thickness,
+                                repulsion_settings());
+    in.stats.set("proximity pairs", in.stats.get("proximity pairs") + double(num_prox));
+  }
+  {
+    ScopedStage s(in.timer, "forces");
+    eval_elements(ctx_, d.el_in(), state.x.data(), d.el_out());
+    gather_elastic_forces(ctx_, pat, d.el_out(), d.f.data());
+    gather_stiffness(ctx_, pat, d.el_in(), d.el_out(), d.K.data());
+    add_external_forces(ctx_, vd, state.x.data(), state.v.data(), n, in.env, float(t), in.grab, grab_k, d.f.data());
+    implicit_rhs(ctx_, d.mass.data(), state.v.data(), d.f.data(), n, h, d.rhs.data());
+  }
+  {
+    ScopedStage s(in.timer, "integration");
+    SystemView A;
+    A.pat = pat;
+    A.K = d.K.data();
+    A.mass = d.mass.data();
+    A.alpha = d.alpha.data();
+    A.inv_mass = state.inv_mass.data();
+    A.h = h;
+    A.beta = params_.stiffness_damping;
+    A.grab = in.grab;
+    A.grab_k = grab_k;
+    d.v_new.copy_from(state.v);
+    CgResult r = pcg_solve(ctx_, A, d.rhs.data(), d.v_new.data(), d.cg, params_.cg_max_iterations, params_.cg_tolerance);
+    in.stats.set("cg iterations", in.stats.get("cg iterations") + r.iterations);
+    in.stats.set("cg residual", r.rel_residual);
+  }
+  {
+    ScopedStage s(in.timer, "obstacles");
+    upload_shapes(ctx_, in.obstacles, tau0, tau1, d.shape_start, d.shape_end);
+    if (in.obstacles.has_meshes()) {
+      float radius = 2.f * d.max_thickness + h * max_speed(ctx_, d.v_new.data(), n, d.speed.data());
+      d.mesh_prox.query(ctx_, state.x.data(), n, radius, d.contacts.data());
+    }
+    obstacle_filter(in, state, h, params_.obstacle_passes);
+  }
+  if (use_repulsion) {
+    ScopedStage s(in.timer, "repulsion");
+    const RepulsionSettings rs = repulsion_settings();
+    for (int pass = 0; pass < rs.passes; ++pass) {
+      size_t act = d.repulsion.apply_pass(ctx_, d.v_new.data(), state.inv_mass.data(), h, rs);
+      if (pass == 0) in.stats.set("repulsion impulses", in.stats.get("repulsion impulses") + double(act));
+      obstacle_filter(in, state, h, 1);  // the obstacles have the last word
+    }
+  }
+  predict_positions(ctx_, state.x.data(), d.v_new.data(), state.inv_mass.data(), n, h, d.x_new.data());
+  if ((params_.self_collision && in.self_collision) || in.obstacles.has_meshes()) {
+    ScopedStage s(in.timer, "collisions");
+    resolve_collisions(in, state, tau0, tau1);
+  }
+  commit_positions(ctx_, state.x.data(), state.v.data(), d.x_new.data(), state.inv_mass.data(), n, h);
+}
+
+RepulsionSettings IClothSolver::repulsion_settings() const {
+  RepulsionSettings rs;
+  rs.scale = params_.repulsion_scale;
+  rs.rate = params_.repulsion_rate;
+  rs.passes = params_.repulsion_passes;
+  return rs;
+}
+
+// the analytic-shape and mesh-obstacle velocity filters on v_new
+void IClothSolver::obstacle_filter(const StepInputs& in, SimState& state, float h, int passes) {
+  Impl& d = *impl_;
+  const int n = int(state.size());
+  shape_velocity_filter(ctx_, d.shape_start.data(), d.shape_end.data(), int(d.shape_end.size()), state.x.data(),
+                        d.v_new.data(), state.inv_mass.data(), d.thickness.data(), n, h, passes);
+  if (in.obstacles.has_meshes())
+    mesh_velocity_filter(ctx_, d.contacts.data(), state.x.data(), d.v_new.data(), state.inv_mass.data(),
+                         d.thickness.data(), n, h);
+}
+
+namespace {
+
+void add_stat(FrameStats& st, const char* name, double v) { st.set(name, st.get(name) + v); }
+
+void lerp_positions(const std::vector<Vec3f>& a, const std::vector<Vec3f>& b, float t, std::vector<Vec3f>& out) {
+  out.resize(b.size());
+  for (size_t i = 0; i < b.size(); ++i) out[i] = lerp(a[i], b[i], t);
+}
+
+}  // namespace
+
+// Algorithm 1 on host copies: CCD x -> x_new, impact zones, rigid fallback
+void IClothSolver::resolve_collisions(const StepInputs& in, SimState& state, float tau0, float tau1) {
+  Impl& d = *impl_;
+  std::vector<Vec3f> x0 = state.x.to_host(), x_free = d.x_new.to_host();
+  std::vector<float> w = state.inv_mass.to_host();
+  std::vector<Vec3f> ox0, ox1;
+  const ObstacleSet& o = in.obstacles;
+  lerp_positions(o.mesh_x_prev, o.mesh_x, tau0, ox0);
+  lerp_positions(o.mesh_x_prev, o.mesh_x, tau1, ox1);
+  CollisionInput ci{&x0, &x_free, &d.h_mass, &w, &d.h_thickness, &ox0, &ox1, &o.mesh_tris};
+  CollisionSettings cs;
+  cs.self_collision = params_.self_collision && in.self_collision;
+  cs.incremental = params_.incremental_ccd;
+  cs.max_rounds = params_.collision_rounds;
+  cs.zone.mu = params_.zone_mu;
+  cs.zone.max_iterations = params_.zone_iterations;
+  cs.zone.rho = params_.chebyshev_rho;
+  std::vector<Vec3f> x1 = x_free;
+  CollisionStats st = d.collisions.resolve(ctx_, ci, cs, x1);
+  d.x_new.upload(ctx_, x1);
+  FrameStats& fs = in.stats;
+  add_stat(fs, "ccd rounds", st.rounds);
+  add_stat(fs, "ccd pairs full", double(st.pairs_full));
+  add_stat(fs, "ccd pairs incremental", double(st.pairs_incremental));
+  add_stat(fs, "ccd feature tests", double(st.feature_tests));
+  add_stat(fs, "impacts", double(st.impacts));
+  add_stat(fs, "zones", double(st.zones));
+  add_stat(fs, "zone iterations", double(st.zone_iterations));
+  add_stat(fs, "zone failures", double(st.zone_failures));
+  add_stat(fs, "fallbacks", double(st.fallbacks));
+}
+
+}  // namespace icloth
+}  // namespace cb

@@ -1,0 +1,13 @@
+# I-Cloth solver (issue 7): Tang et al. 2018.
+list(APPEND CLOTHBOX_SIM_CXX
+  solvers/icloth/params.cpp
+  solvers/icloth/system.cpp
+  solvers/icloth/collision_handler.cpp
+  solvers/icloth/solver.cpp)
+list(APPEND CLOTHBOX_SIM_CU
+  solvers/icloth/system_kernels.cu
+  solvers/icloth/cg.cu
+  solvers/icloth/obstacle_kernels.cu
+  solvers/icloth/step_kernels.cu
+  solvers/icloth/collision_kernels.cu)
+list(APPEND CLOTHBOX_SIM_CU solvers/icloth/repulsion.cu)

@@ -1,0 +1,102 @@
+// Element evaluation and gather-only assembly of the implicit system (see
+// system_kernels.h for the equation).
+#include "sim/solvers/icloth/system_kernels.h"
+
+#include "sim/core/parallel.h"
+
+namespace cb::icloth {
+
+void eval_elements(const Context& ctx, const ElementIn& in, const Vec3f* x, const ElementOut& out) {
+  parallel_for(ctx, in.ntris, [=] CB_HD(int t) {
+    const Int3 f = in.tris[t];
+    const Vec3f xs[3] = {x[f.a], x[f.b], x[f.c]};
+    Vec3f g[3];
+    membrane_grad_hess<float>(in.tri_rest[t], xs, g, &out.tri_hw[t], true);
+    for (int k = 0; k < 3; ++k) out.tri_grad[3 * t + k] = g[k];
+  });
+  parallel_for(ctx, in.nbends, [=] CB_HD(int b) {
+    const Int4 h = in.bends[b];
+    const Vec3f xs[4] = {x[h.a], x[h.b], x[h.c], x[h.d]};
+    Vec3f g[4], gt[4];
+    float hs = 0;
+    bending_grad<float>(in.bend_rest[b], xs, g, gt, &hs);
+    for (int k = 0; k < 4; ++k) {
+      out.bend_grad[4 * b + k] = g[k];
+      out.bend_gt[4 * b + k] = gt[k];
+    }
+    out.bend_hs[b] = hs;
+  });
+}
+
+void gather_elastic_forces(const Context& ctx, const PatternView& pat, const ElementOut& el, Vec3f* f) {
+  parallel_for(ctx, pat.nverts, [=] CB_HD(int i) {
+    Vec3f s{};
+    for (uint32_t k = pat.vtri_off[i]; k < pat.vtri_off[i + 1]; ++k) s -= el.tri_grad[pat.vtri[k]];
+    for (uint32_t k = pat.vbend_off[i]; k < pat.vbend_off[i + 1]; ++k) s -= el.bend_grad[pat.vbend[k]];
+    f[i] = s;
+  });
+}
+
+void gather_stiffness(const Context& ctx, const PatternView& pat, const ElementIn& in, const ElementOut& el, M3* K) {
+  parallel_for(ctx, pat.nnz, [=] CB_HD(int blk) {
+    M3 s;
+    for (uint32_t k = pat.tri_src_off[blk]; k < pat.tri_src_off[blk + 1]; ++k) {
+      uint32_t e = pat.tri_src[k], t = e / 9, li = (e % 9) / 3, lj = e % 3;
+      s += membrane_block<float>(in.tri_rest[t], el.tri_hw[t], int(li), int(lj));
+    }
+    for (uint32_t k = pat.bend_src_off[blk]; k < pat.bend_src_off[blk + 1]; ++k) {
+      uint32_t e = pat.bend_src[k], b = e / 16, li = (e % 16) / 4, lj = e % 4;
+      add_outer(s, el.bend_hs[b], el.bend_gt[4 * b + li], el.bend_gt[4 * b + lj]);
+    }
+    K[blk] = s;
+  });
+}
+
+namespace {
+
+// barycentric weight of vertex i in the grab, 0 when not grabbed
+CB_HD inline float grab_weight(const Grab& g, int i) {
+  if (!g.active) return 0.f;
+  return (g.verts.a == i ? g.bary.x : 0.f) + (g.verts.b == i ? g.bary.y : 0.f) + (g.verts.c == i ? g.bary.z : 0.f);
+}
+
+}  // namespace
+
+void apply_system(const Context& ctx, const SystemView& A, const Vec3f* p, Vec3f* y) {
+  parallel_for(ctx, A.pat.nverts, [=] CB_HD(int i) {
+    if (A.inv_mass[i] == 0.f) {
+      y[i] = Vec3f{};
+      return;
+    }
+    const float h = A.h, ck = h * A.beta + h * h;
+    Vec3f s = p[i] * ((1.f + h * A.alpha[i]) * A.mass[i]);
+    for (uint32_t k = A.pat.row_offsets[i]; k < A.pat.row_offsets[i + 1]; ++k) s += (A.K[k] * p[A.pat.cols[k]]) * ck;
+    if (A.extra) s += (A.extra[i] * p[i]) * (h * h);
+    float gw = grab_weight(A.grab, i);
+    if (gw != 0.f) {
+      const Grab& g = A.grab;
+      Vec3f q = p[g.verts.a] * g.bary.x + p[g.verts.b] * g.bary.y + p[g.verts.c] * g.bary.z;
+      s += q * (h * h * A.grab_k * gw);
+    }
+    y[i] = s;
+  });
+}
+
+void block_jacobi(const Context& ctx, const SystemView& A, M3* P) {
+  parallel_for(ctx, A.pat.nverts, [=] CB_HD(int i) {
+    if (A.inv_mass[i] == 0.f) {
+      P[i] = M3{};
+      return;
+    }
+    const float h = A.h, ck = h * A.beta + h * h;
+    M3 d = A.K[A.pat.diag[i]] * ck;
+    float gw = grab_weight(A.grab, i);
+    d += M3::identity((1.f + h * A.alpha[i]) * A.mass[i] + h * h * A.grab_k * gw * gw);
+    if (A.extra) d += A.extra[i] * (h * h);
+    M3 inv;
+    if (!invert(d, inv)) inv = M3::identity(1.f / ((1.f + h * A.alpha[i]) * A.mass[i]));
+    P[i] = inv;
+  });
+}
+
+}  // namespace cb::icloth

@@ -1,0 +1,262 @@
+// Kernels of the pbd solver (see kernels.h). XPBD: Macklin et al. 2016; substeps:
+// Macklin et al. 2019; friction: Macklin et al. 2014 (position-level Coulomb).
+#include "sim/solvers/pbd/kernels.h"
+
+#include <cmath>
+
+#include "sim/core/algorithms.h"
+#include "sim/core/parallel.h"
+#include "sim/solvers/pbd/constraints.h"
+
+namespace cb::pbd {
+
+void predict(const Context& ctx, const PbdView& p, const ForceArgs& f) {
+  const PbdView q = p;
+  const ForceArgs fa = f;
+  parallel_for(ctx, q.nverts, [=] CB_HD(int i) {
+    Vec3f xi = q.x[i];
+    q.x0[i] = xi;
+    q.contact[i] = VertexContact{};
+    float wi = q.w[i];
+    if (wi <= 0.f) {  // pinned: holds still
+      q.v[i] = Vec3f{};
+      return;
+    }
+    Vec3f vi = q.v[i] + fa.gravity * fa.h;
+    if (fa.air_drag > 0.f) {  // quadratic drag against the wind, clamped to not overshoot
+      Vec3f rel = vi - wind_velocity(fa.wind, xi, fa.time);
+      float s = fa.air_drag * q.area[i] * length(rel) * wi * fa.h;
+      vi -= rel * (s < 1.f ? s : 1.f);
+    }
+    q.v[i] = vi;
+    q.x[i] = xi + vi * fa.h;
+  });
+}
+
+void stretch_color(const Context& ctx, const PbdView& p, int first, int count, Compliance c) {
+  const PbdView q = p;
+  parallel_for(ctx, count, [=] CB_HD(int k) {
+    const int e = first + k;
+    const Int2 ed = q.edges[e];
+    const float wa = q.w[ed.a], wb = q.w[ed.b];
+    const float at = q.edge_factor[e] * (q.edge_shear[e] ? c.shear_t : c.stretch_t);
+    float dl;
+    Vec3f corr = distance_step(q.x[ed.a], q.x[ed.b], wa, wb, q.edge_rest[e], at, q.edge_lambda[e], &dl) * c.relax;
+    q.edge_lambda[e] += dl * c.relax;
+    q.x[ed.a] -= corr * wa;
+    q.x[ed.b] += corr * wb;
+  });
+}
+
+namespace {
+CB_HD CB_INLINE void load_hinge(const PbdView& q, const Int4& h, Vec3f xs[4], float ws[4]) {
+  xs[0] = q.x[h.a]; xs[1] = q.x[h.b]; xs[2] = q.x[h.c]; xs[3] = q.x[h.d];
+  ws[0] = q.w[h.a]; ws[1] = q.w[h.b]; ws[2] = q.w[h.c]; ws[3] = q.w[h.d];
+}
+}  // namespace
+
+void bend_color(const Context& ctx, const PbdView& p, int first, int count, Compliance c) {
+  const PbdView q = p;
+  parallel_for(ctx, count, [=] CB_HD(int k) {
+    const int b = first + k;
+    const Int4 h = q.bends[b];
+    Vec3f xs[4];
+    float ws[4];
+    load_hinge(q, h, xs, ws);
+    const BendCoef kc = q.bend_coef[b];
+    Vec3f dl;
+    Vec3f u = bend_step(xs, ws, kc.k, q.bend_rest_norm[b], q.bend_factor[b] * c.bend_t, q.bend_lambda[b], &dl) * c.relax;
+    q.bend_lambda[b] += dl * c.relax;
+    q.x[h.a] += u * (ws[0] * kc.k[0]);
+    q.x[h.b] += u * (ws[1] * kc.k[1]);
+    q.x[h.c] += u * (ws[2] * kc.k[2]);
+    q.x[h.d] += u * (ws[3] * kc.k[3]);
+  });
+}
+
+namespace {
+// x_i += w_i * sum over incident edges of (+-) edge_corr
+void gather_edges(const Context& ctx, const PbdView& q) {
+  parallel_for(ctx, q.nverts, [=] CB_HD(int i) {
+    const float wi = q.w[i];
+    if (wi <= 0.f) return;
+    Vec3f sum{};
+    for (uint32_t k = q.vert_edge_off[i]; k < q.vert_edge_off[i + 1]; ++k) {
+      const int32_t s = q.vert_edge[k];
+      if (s > 0) sum += q.edge_corr[s - 1];
+      else sum -= q.edge_corr[-s - 1];
+    }
+    q.x[i] += sum * wi;
+  });
+}
+
+// x_i += w_i * sum over incident hinges of k_slot * bend_corr
+void gather_bends(const Context& ctx, const PbdView& q) {
+  parallel_for(ctx, q.nverts, [=] CB_HD(int i) {
+    const float wi = q.w[i];
+    if (wi <= 0.f) return;
+    Vec3f sum{};
+    for (uint32_t k = q.vert_bend_off[i]; k < q.vert_bend_off[i + 1]; ++k) {
+      const uint32_t e = q.vert_bend[k];
+      sum += q.bend_corr[e / 4] * q.bend_coef[e / 4].k[e % 4];
+    }
+    q.x[i] += sum * wi;
+  });
+}
+}  // namespace
+
+void warm_start(const Context& ctx, const PbdView& p, float keep, bool bending) {
+  const PbdView q = p;
+  parallel_for(ctx, q.nedges, [=] CB_HD(int e) {
+    const Int2 ed = q.edges[e];
+    const float lam = q.edge_lambda[e] * keep;
+    q.edge_lambda[e] = lam;
+    q.edge_corr[e] = normalize(q.x[ed.b] - q.x[ed.a]) * lam;
+  });
+  gather_edges(ctx, q);
+  if (!bending) return;
+  parallel_for(ctx, q.nbends, [=] CB_HD(int b) {
+    const Int4 h = q.bends[b];
+    Vec3f lam = q.bend_lambda[b] * keep;
+    q.bend_lambda[b] = lam;
+    if (q.bend_rest_norm[b] > 0.f) {  // scalar constraint: gradient k_i * v / |v|
+      const BendCoef kc = q.bend_coef[b];
+      Vec3f v = q.x[h.a] * kc.k[0] + q.x[h.b] * kc.k[1] + q.x[h.c] * kc.k[2] + q.x[h.d] * kc.k[3];
+      q.bend_corr[b] = normalize(v) * lam.x;
+    } else {
+      q.bend_corr[b] = lam;
+    }
+  });
+  gather_bends(ctx, q);
+}
+
+void stretch_jacobi(const Context& ctx, const PbdView& p, Compliance c, float omega) {
+  const PbdView q = p;
+  // corrections from the same positions, scaled consistently with lambda
+  parallel_for(ctx, q.nedges, [=] CB_HD(int e) {
+    const Int2 ed = q.edges[e];
+    const float at = q.edge_factor[e] * (q.edge_shear[e] ? c.shear_t : c.stretch_t);
+    float dl;
+    Vec3f corr = distance_step(q.x[ed.a], q.x[ed.b], q.w[ed.a], q.w[ed.b], q.edge_rest[e], at, q.edge_lambda[e], &dl);
+    const float s = omega * q.edge_theta[e];
+    q.edge_lambda[e] += dl * s;
+    q.edge_corr[e] = corr * s;
+  });
+  gather_edges(ctx, q);
+}
+
+void bend_jacobi(const Context& ctx, const PbdView& p, Compliance c, float omega) {
+  const PbdView q = p;
+  parallel_for(ctx, q.nbends, [=] CB_HD(int b) {
+    const Int4 h = q.bends[b];
+    Vec3f xs[4];
+    float ws[4];
+    load_hinge(q, h, xs, ws);
+    Vec3f dl;
+    Vec3f u = bend_step(xs, ws, q.bend_coef[b].k, q.bend_rest_norm[b], q.bend_factor[b] * c.bend_t, q.bend_lambda[b], &dl);
+    const float s = omega * q.bend_theta[b];
+    q.bend_lambda[b] += dl * s;
+    q.bend_corr[b] = u * s;
+  });
+  gather_bends(ctx, q);
+}
+
+void grab(const Context& ctx, const PbdView& p, const Grab& g) {
+  if (!g.active) return;
+  Vec3f* x = p.x;
+  const float* w = p.w;
+  const Grab gg = g;
+  parallel_for(ctx, 1, [=] CB_HD(int) { project_grab(gg, x, w); });
+}
+
+void collide_shapes(const Context& ctx, const PbdView& p, const Shape* shapes, const Shape* now, const Shape* prev,
+                    int nshapes, float frame_dt) {
+  if (nshapes <= 0) return;
+  const PbdView q = p;
+  parallel_for(ctx, q.nverts, [=] CB_HD(int i) {
+    if (q.w[i] <= 0.f) return;
+    Vec3f xi = q.x[i];
+    const float th = q.thickness[i];
+    VertexContact ct = q.contact[i];
+    bool hit = false;
+    for (int s = 0; s < nshapes; ++s) {
+      Vec3f n;
+      float d = shape_distance(shapes[s], xi, &n) - th;
+      if (d >= 0.f) continue;
+      xi -= n * d;
+      ct.push -= d;
+      ct.normal = n;
+      ct.velocity = shape_point_velocity(now[s], prev[s], xi, frame_dt);
+      ct.friction = shapes[s].friction;
+      hit = true;
+    }
+    if (hit) {
+      q.x[i] = xi;
+      q.contact[i] = ct;
+    }
+  });
+}
+
+void collide_mesh(const Context& ctx, const PbdView& p, const ObstacleContact* contacts) {
+  const PbdView q = p;
+  parallel_for(ctx, q.nverts, [=] CB_HD(int i) {
+    const ObstacleContact oc = contacts[i];
+    if (oc.tri < 0 || q.w[i] <= 0.f) return;
+    Vec3f xi = q.x[i];
+    float d = dot(xi - oc.point, oc.normal) - q.thickness[i];
+    if (d >= 0.f) return;
+    q.x[i] = xi - oc.normal * d;
+    VertexContact ct = q.contact[i];
+    ct.push -= d;
+    ct.normal = oc.normal;
+    ct.velocity = oc.velocity;
+    ct.friction = oc.friction;
+    q.contact[i] = ct;
+  });
+}
+
+void friction_and_velocity(const Context& ctx, const PbdView& p, float h) {
+  const PbdView q = p;
+  parallel_for(ctx, q.nverts, [=] CB_HD(int i) {
+    if (q.w[i] <= 0.f) {
+      q.v[i] = Vec3f{};
+      return;
+    }
+    Vec3f xi = q.x[i];
+    const VertexContact ct = q.contact[i];
+    if (ct.push > 0.f && ct.friction > 0.f) {  // Coulomb: tangential slip limited by mu * normal push
+      Vec3f rel = (xi - q.x0[i]) - ct.velocity * h;
+      Vec3f tang = rel - ct.normal * dot(rel, ct.normal);
+      float tl = length(tang), lim = ct.friction * ct.push;
+      if (tl > 0.f) {
+        xi -= tang * (tl <= lim ? 1.f : lim / tl);
+        q.x[i] = xi;
+      }
+    }
+    float keep = 1.f - q.damping[i] * h;
+    q.v[i] = (xi - q.x0[i]) * ((keep > 0.f ? keep : 0.f) / h);
+  });
+}
+
+double residual(const Context& ctx, const PbdView& p, Compliance c, bool bending, DeviceBuffer<float>& scratch) {
+  const int ne = p.nedges, nb = bending ? p.nbends : 0;
+  if (ne + nb == 0) return 0;
+  if (scratch.size() < size_t(ne + nb)) scratch.resize(ctx, size_t(ne + nb));
+  float* r = scratch.data();
+  const PbdView q = p;
+  parallel_for(ctx, ne, [=] CB_HD(int e) {
+    const Int2 ed = q.edges[e];
+    const float at = q.edge_factor[e] * (q.edge_shear[e] ? c.shear_t : c.stretch_t);
+    float v = distance_residual(q.x[ed.a], q.x[ed.b], q.edge_rest[e], at, q.edge_lambda[e]);
+    r[e] = v * v;
+  });
+  parallel_for(ctx, nb, [=] CB_HD(int b) {
+    const Int4 h = q.bends[b];
+    Vec3f xs[4] = {q.x[h.a], q.x[h.b], q.x[h.c], q.x[h.d]};
+    float v = bend_residual(xs, q.bend_coef[b].k, q.bend_rest_norm[b], q.bend_factor[b] * c.bend_t, q.bend_lambda[b]);
+    r[ne + b] = v * v;
+  });
+  return std::sqrt(reduce_sum(ctx, r, size_t(ne + nb)) / double(ne + nb));
+}
+
+}  // namespace cb::pbd

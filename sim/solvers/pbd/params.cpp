@@ -1,0 +1,65 @@
+#include "sim/solvers/pbd/params.h"
+
+#include <cmath>
+
+namespace cb {
+
+std::string PbdParams::validate() const {
+  if (iterations < 1 || iterations > 1000) return "iterations must be in [1, 1000]";
+  if (substeps < 0 || substeps > 1000) return "substeps must be in [0, 1000] (0 = the scene's)";
+  if (!(jacobi_omega > 0.f && jacobi_omega <= 2.f)) return "jacobi_omega must be in (0, 2]";
+  if (!(sor > 0.f && sor < 2.f)) return "sor must be in (0, 2)";
+  if (!(stretch_compliance >= 0.f) || !std::isfinite(stretch_compliance)) return "stretch_compliance must be >= 0 (m/N)";
+  if (!(shear_compliance >= 0.f) || !std::isfinite(shear_compliance)) return "shear_compliance must be >= 0 (m/N)";
+  if (!(bend_compliance >= 0.f) || !std::isfinite(bend_compliance)) return "bend_compliance must be >= 0 (1/(N m))";
+  if (!(warm_start >= 0.f && warm_start <= 1.f)) return "warm_start must be in [0, 1]";
+  if (!(self_radius >= 0.f) || !std::isfinite(self_radius)) return "self_radius must be >= 0 (m)";
+  return "";
+}
+
+ParamTable PbdParams::to_table() const {
+  ParamTable t;
+  t.add_int("iterations", iterations, 1, 1000, "constraint iterations per substep");
+  t.add_int("substeps", substeps, 0, 1000, "substeps per frame (0 = the Simulation panel's)");
+  t.add_choice("mode", int(mode), {"gauss-seidel", "jacobi"}, "coloured parallel Gauss-Seidel, or Jacobi with averaging");
+  t.add_float("jacobi_omega", jacobi_omega, 0.05, 2.0, "", "Jacobi over-relaxation of the averaged corrections");
+  t.add_float("sor", sor, 0.05, 1.95, "", "Gauss-Seidel successive over-relaxation (1 = plain)");
+  t.add_float("stretch_compliance", stretch_compliance, 0.0, 1.0, "m/N", "1 / membrane stretch stiffness (0 = rigid)", true);
+  t.add_float("shear_compliance", shear_compliance, 0.0, 1.0, "m/N", "1 / shear stiffness of quad-grid diagonals", true);
+  t.add_float("bend_compliance", bend_compliance, 0.0, 1e12, "1/(N m)", "1 / bending stiffness B (isometric bending)", true);
+  t.add_float("warm_start", warm_start, 0.0, 1.0, "", "fraction of last substep's multipliers re-applied (0 = plain XPBD)");
+  t.add_bool("bending", bending, "bending constraints on/off");
+  t.add_bool("self_collision", self_collision, "particle-particle self-collision");
+  t.add_float("self_radius", self_radius, 0.0, 0.1, "m", "self-collision particle radius (0 = from thickness)");
+  t.add_bool("measure_residual", measure_residual, "report the constraint residual (stats 'pbd residual')");
+  return t;
+}
+
+PbdParams PbdParams::from_table(const ParamTable& t) {
+  PbdParams p;
+  auto num = [&t](const char* n, double fallback) { return t.find(n) ? t.get(n) : fallback; };
+  p.iterations = int(num("iterations", p.iterations));
+  p.substeps = int(num("substeps", p.substeps));
+  p.mode = PbdMode(int(num("mode", int(p.mode))));
+  p.jacobi_omega = float(num("jacobi_omega", p.jacobi_omega));
+  p.sor = float(num("sor", p.sor));
+  p.stretch_compliance = float(num("stretch_compliance", p.stretch_compliance));
+  p.shear_compliance = float(num("shear_compliance", p.shear_compliance));
+  p.bend_compliance = float(num("bend_compliance", p.bend_compliance));
+  p.warm_start = float(num("warm_start", p.warm_start));
+  p.bending = num("bending", p.bending) != 0;
+  p.self_collision = num("self_collision", p.self_collision) != 0;
+  p.self_radius = float(num("self_radius", p.self_radius));
+  p.measure_residual = num("measure_residual", p.measure_residual) != 0;
+  return p;
+}
+
+PbdParams PbdParams::defaults_from_material(const Material& m) {
+  PbdParams p;
+  p.stretch_compliance = m.stretch_stiffness > 0 ? 1.f / m.stretch_stiffness : 0.f;
+  p.shear_compliance = m.shear_stiffness > 0 ? 1.f / m.shear_stiffness : 0.f;
+  p.bend_compliance = m.bend_stiffness > 0 ? 1.f / m.bend_stiffness : 1e12f;
+  return p;
+}
+
+}  // namespace cb

@@ -1,0 +1,51 @@
+// Parameters of the `pbd` solver (XPBD with coloured Gauss-Seidel or Jacobi).
+//
+// Compliances (inverse stiffnesses) are given for the FIRST cloth of the model;
+// other cloths keep their material's stiffness ratio to it. Their defaults come
+// from the Material (see defaults_from_material):
+//   stretch_compliance = 1 / stretch_stiffness  (m/N; membrane modulus Y, N/m)
+//   shear_compliance   = 1 / shear_stiffness    (m/N; quad-grid diagonals only)
+//   bend_compliance    = 1 / bend_stiffness     (1/(N m); B per unit width)
+// Per constraint (see constraint_set.h):
+//   edge  e: alpha_e = compliance * l_e^2 / A_e, A_e = a third of the adjacent
+//            triangle areas, so a uniform dilation eps stores 1/2 Y eps^2 per area;
+//   hinge h: alpha_h = bend_compliance * (A0 + A1), the isometric-bending energy
+//            calibrated so a cylinder of curvature kappa stores 1/2 B kappa^2 per area.
+#pragma once
+
+#include <string>
+
+#include "sim/model/material.h"
+#include "sim/solvers/param_table.h"
+
+namespace cb {
+
+enum class PbdMode { GaussSeidel = 0, Jacobi = 1 };
+
+struct PbdParams {
+  int iterations = 10;   ///< constraint iterations per substep
+  int substeps = 0;      ///< substeps per frame; 0 = the Simulation panel's value
+  PbdMode mode = PbdMode::GaussSeidel;
+  float jacobi_omega = 1.5f;
+  float sor = 1.f;            ///< Gauss-Seidel successive over-relaxation of each step, in (0, 2)  ///< Jacobi relaxation (averaged corrections times omega), in (0, 2]
+  float stretch_compliance = 2e-4f;  ///< m/N, 1 / membrane stretch stiffness
+  float shear_compliance = 2e-3f;    ///< m/N, 1 / shear stiffness (quad-grid diagonal edges)
+  float bend_compliance = 1e5f;      ///< 1/(N m), 1 / bending stiffness B
+  /// Fraction of the previous substep's multipliers re-applied at the start of a
+  /// substep (0 = classic XPBD, lambda reset to 0). See solver.h.
+  float warm_start = 0.f;
+  bool bending = true;               ///< bending constraints on/off
+  bool self_collision = true;        ///< particle-particle self-collision (also needs the scene switch)
+  float self_radius = 0.f;           ///< m, particle radius for self-collision; 0 = from the material thickness
+  bool measure_residual = false;     ///< report the constraint residual in the stats (costs a reduction)
+
+  /// "" when valid, else the first problem.
+  std::string validate() const;
+  ParamTable to_table() const;
+  /// Reads a table made by to_table (then validate()). Unknown names are ignored.
+  static PbdParams from_table(const ParamTable& t);
+  /// Defaults whose compliances come from the material `m` (1 / stiffness).
+  static PbdParams defaults_from_material(const Material& m);
+};
+
+}  // namespace cb

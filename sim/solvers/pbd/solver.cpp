@@ -1,0 +1,181 @@
+#include "sim/solvers/pbd/solver.h"
+
+#include <algorithm>
+
+#include "sim/core/error.h"
+
+namespace cb {
+namespace {
+
+// rotation part of a lerped pose, re-orthonormalised (Gram-Schmidt on the columns)
+Mat3f orthonormalize(const Mat3f& m) {
+  Vec3f c0{m.m[0][0], m.m[1][0], m.m[2][0]}, c1{m.m[0][1], m.m[1][1], m.m[2][1]};
+  c0 = normalize(c0);
+  c1 = normalize(c1 - c0 * dot(c0, c1));
+  Vec3f c2 = cross(c0, c1);
+  Mat3f r;
+  for (int i = 0; i < 3; ++i) {
+    r.m[i][0] = c0[i];
+    r.m[i][1] = c1[i];
+    r.m[i][2] = c2[i];
+  }
+  return r;
+}
+
+// the shape at fraction s in [0, 1] of the frame (poses interpolated)
+Shape shape_between(const Shape& a, const Shape& b, float s) {
+  Shape r = b;
+  r.pose.t = lerp(a.pose.t, b.pose.t, s);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) r.pose.R.m[i][j] = a.pose.R.m[i][j] + (b.pose.R.m[i][j] - a.pose.R.m[i][j]) * s;
+  r.pose.R = orthonormalize(r.pose.R);
+  return r;
+}
+
+}  // namespace
+
+PbdSolver::PbdSolver(const Context& ctx, const ClothModel& model) : ctx_(ctx) {
+  if (!model.pieces.empty()) params_ = PbdParams::defaults_from_material(model.materials[model.pieces[0].material]);
+  pbd::HostConstraintSet h = pbd::build_constraint_set(model);
+  cs_.upload(ctx, h);
+  nverts_ = model.num_vertices();
+  for (float t : h.vert_thickness) max_thickness_ = std::max(max_thickness_, t);
+  for (float l : h.edge_rest) mean_edge_ += l / float(h.edge_rest.size());
+  x0_.resize(ctx, nverts_);
+  contact_.resize(ctx, nverts_);
+  edge_lambda_.resize(ctx, h.edges.size());
+  bend_lambda_.resize(ctx, h.bends.size());
+}
+
+std::string PbdSolver::set_params(const ParamTable& table) { return set_typed_params(PbdParams::from_table(table)); }
+
+std::string PbdSolver::set_typed_params(const PbdParams& p) {
+  std::string err = p.validate();
+  if (err.empty()) params_ = p;
+  return err;
+}
+
+size_t PbdSolver::device_bytes() const {
+  return cs_.bytes() + x0_.bytes() + dx_.bytes() + edge_corr_.bytes() + bend_corr_.bytes() + bend_lambda_.bytes() +
+         edge_lambda_.bytes() + scratch_.bytes() + contact_.bytes() + mesh_contacts_.bytes() + shapes_sub_.bytes() +
+         proximity_.device_bytes();
+}
+
+pbd::PbdView PbdSolver::view(SimState& s) {
+  pbd::PbdView v;
+  v.nverts = int(nverts_);
+  v.nedges = int(cs_.edges.size());
+  v.nbends = int(cs_.bends.size());
+  v.x = s.x.data();
+  v.v = s.v.data();
+  v.x0 = x0_.data();
+  v.w = s.inv_mass.data();
+  v.area = cs_.vert_area.data();
+  v.damping = cs_.vert_damping.data();
+  v.thickness = cs_.vert_thickness.data();
+  v.contact = contact_.data();
+  v.dx = dx_.data();
+  v.edges = cs_.edges.data();
+  v.edge_rest = cs_.edge_rest.data();
+  v.edge_factor = cs_.edge_factor.data();
+  v.edge_theta = cs_.edge_theta.data();
+  v.edge_shear = cs_.edge_shear.data();
+  v.edge_lambda = edge_lambda_.data();
+  v.edge_corr = edge_corr_.data();
+  v.bends = cs_.bends.data();
+  v.bend_coef = cs_.bend_coef.data();
+  v.bend_factor = cs_.bend_factor.data();
+  v.bend_rest_norm = cs_.bend_rest_norm.data();
+  v.bend_theta = cs_.bend_theta.data();
+  v.bend_lambda = bend_lambda_.data();
+  v.bend_corr = bend_corr_.data();
+  v.vert_edge_off = cs_.vert_edge_off.data();
+  v.vert_edge = cs_.vert_edge.data();
+  v.vert_bend_off = cs_.vert_bend_off.data();
+  v.vert_bend = cs_.vert_bend.data();
+  return v;
+}
+
+void PbdSolver::step(const StepInputs& in, SimState& state) {
+  if (state.size() != nverts_) throw Error("pbd: state has " + std::to_string(state.size()) + " vertices, model " + std::to_string(nverts_));
+  const bool need_corr = params_.mode == PbdMode::Jacobi || params_.warm_start > 0.f;
+  if (need_corr && edge_corr_.size() != cs_.edges.size()) {
+    edge_corr_.resize(ctx_, cs_.edges.size());
+    bend_corr_.resize(ctx_, cs_.bends.size());
+  }
+  const bool meshes = in.obstacles.has_meshes();
+  if (meshes) {
+    ScopedStage s(in.timer, "pbd proximity");
+    proximity_.update(ctx_, in.obstacles, in.dt);
+    if (mesh_contacts_.size() != nverts_) mesh_contacts_.resize(ctx_, nverts_);
+  }
+  const int n = params_.substeps > 0 ? params_.substeps : std::max(1, in.substeps);
+  const float h = in.dt / float(n);
+  pbd::PbdView v = view(state);
+  last_residual_ = -1;
+  for (int k = 0; k < n; ++k) substep(in, v, k, n, h);
+  in.stats.set("pbd substeps", n);
+  in.stats.set("pbd iterations", params_.iterations);
+  in.stats.set("pbd colours", num_edge_colors() + (params_.bending ? num_bend_colors() : 0));
+  if (last_residual_ >= 0) in.stats.set("pbd residual", last_residual_);
+}
+
+void PbdSolver::upload_substep_shapes(const ObstacleSet& o, float s) {
+  shapes_host_.resize(o.shapes.size());
+  for (size_t i = 0; i < o.shapes.size(); ++i) shapes_host_[i] = shape_between(o.shapes_prev[i], o.shapes[i], s);
+  shapes_sub_.upload(ctx_, shapes_host_);
+}
+
+void PbdSolver::substep(const StepInputs& in, pbd::PbdView& v, int k, int n, float h) {
+  {
+    ScopedStage s(in.timer, "pbd predict");
+    pbd::ForceArgs f{in.env.gravity, in.env.wind, in.env.air_drag, float(in.time + double(k) * h), h};
+    pbd::predict(ctx_, v, f);
+    if (params_.warm_start > 0.f && last_h_ > 0.f) {  // multipliers scale with h^2 (lambda = force h^2)
+      float r = h / last_h_;
+      pbd::warm_start(ctx_, v, params_.warm_start * r * r, params_.bending);
+    } else {
+      edge_lambda_.fill_zero();
+      bend_lambda_.fill_zero();
+    }
+    last_h_ = h;
+    if (in.obstacles.num_shapes() > 0) upload_substep_shapes(in.obstacles, float(k + 1) / float(n));
+    if (in.obstacles.has_meshes())
+      proximity_.query(ctx_, v.x, v.nverts, max_thickness_ + mean_edge_, mesh_contacts_.data());
+  }
+  const float inv_h2 = 1.f / (h * h);
+  pbd::Compliance c{params_.stretch_compliance * inv_h2, params_.shear_compliance * inv_h2,
+                    params_.bend_compliance * inv_h2, params_.mode == PbdMode::GaussSeidel ? params_.sor : 1.f};
+  {
+    ScopedStage s(in.timer, "pbd project");
+    for (int it = 0; it < params_.iterations; ++it) project(in, v, c);
+  }
+  ScopedStage s(in.timer, "pbd velocity");
+  if (params_.measure_residual && k == n - 1) last_residual_ = pbd::residual(ctx_, v, c, params_.bending, scratch_);
+  pbd::friction_and_velocity(ctx_, v, h);
+}
+
+void PbdSolver::project(const StepInputs& in, const pbd::PbdView& v, pbd::Compliance c) {
+  if (params_.mode == PbdMode::GaussSeidel) {
+    const auto& ec = cs_.edge_color_start;
+    for (size_t col = 0; col + 1 < ec.size(); ++col)
+      pbd::stretch_color(ctx_, v, int(ec[col]), int(ec[col + 1] - ec[col]), c);
+    const auto& bc = cs_.bend_color_start;
+    if (params_.bending)
+      for (size_t col = 0; col + 1 < bc.size(); ++col)
+        pbd::bend_color(ctx_, v, int(bc[col]), int(bc[col + 1] - bc[col]), c);
+  } else {
+    pbd::stretch_jacobi(ctx_, v, c, params_.jacobi_omega);
+    if (params_.bending) pbd::bend_jacobi(ctx_, v, c, params_.jacobi_omega);
+  }
+  pbd::grab(ctx_, v, in.grab);
+  const ObstacleSet& o = in.obstacles;
+  pbd::collide_shapes(ctx_, v, shapes_sub_.data(), o.d_shapes.data(), o.d_shapes_prev.data(), o.num_shapes(), in.dt);
+  if (o.has_meshes()) pbd::collide_mesh(ctx_, v, mesh_contacts_.data());
+}
+
+std::unique_ptr<Solver> make_pbd_solver(const Context& ctx, const ClothModel& model) {
+  return std::make_unique<PbdSolver>(ctx, model);
+}
+
+}  // namespace cb

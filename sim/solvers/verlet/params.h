@@ -1,0 +1,56 @@
+// Parameters of the Verlet mass-spring solver (Zheng 2021; Wojciechowski & Galaj 2016).
+#pragma once
+
+#include <string>
+
+#include "sim/solvers/param_table.h"
+
+namespace cb {
+
+/// Where the self-collision detector finds sphere pairs.
+enum class SphereStore {
+  HashGrid = 0,   ///< sorted hash grid (memory ~ particles, works anywhere in space)
+  DenseGrid = 1,  ///< the thesis's dense grid over the cloth's bounding box, one centre per cell
+  AllPairs = 2,   ///< the naive all-pairs marble test (Wojciechowski & Galaj 2016, Listing 2)
+};
+
+struct VerletParams {
+  /// Sub-steps per frame; 0 = the scene's value.
+  int substeps = 0;
+  /// Multipliers of the material stiffnesses (see springs.h for the mapping).
+  float stretch_scale = 1.f, shear_scale = 1.f, bend_scale = 1.f;
+  /// Fraction of the explicit stability limit the summed spring stiffness at a
+  /// vertex may reach (springs above it are softened; 1 = at the limit).
+  float stability = 0.25f;
+  /// Spring damping as a fraction of each spring's critical damping.
+  float spring_damping = 0.1f;
+  /// 1/s, velocity damping added to the material's.
+  float damping = 1.0f;
+  /// Strain limiting (Provot 1995) on structural and shear springs: largest
+  /// stretch (0.1 = 10 %) and Jacobi iterations per sub-step (0 = off).
+  float max_stretch = 0.1f;
+  int strain_iterations = 8;
+  /// Long-range attachments (Kim et al. 2012): no vertex gets farther from its
+  /// nearest pin than (1 + max_stretch) x the rest-shape path length between them.
+  bool long_range = true;
+  /// Virtual spheres: radius = radius_scale x half the rest length.
+  float radius_scale = 1.f;
+  SphereStore store = SphereStore::HashGrid;
+  /// Hash grid: cells of side 2r/sqrt(3) with a 5x5x5 neighbourhood (the thesis)
+  /// when true, else cells of side 2r with 3x3x3 (same contacts, fewer lookups).
+  bool thesis_cells = false;
+  /// Jacobi iterations of the sphere response per sub-step.
+  int collision_iterations = 4;
+  /// Fraction of the approaching relative normal velocity removed at contacts.
+  float contact_damping = 0.5f;
+  /// Contacts kept per sphere (the closest ones).
+  int max_contacts = 16;
+
+  ParamTable to_table() const;
+  /// Reads a table made by to_table (possibly edited); returns "" or why not.
+  std::string from_table(const ParamTable& t);
+  /// "" when valid, else the first problem.
+  std::string validate() const;
+};
+
+}  // namespace cb

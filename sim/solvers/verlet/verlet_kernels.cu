@@ -1,0 +1,135 @@
+// Integration, strain limiting and obstacle kernels of the Verlet solver.
+#include "sim/core/parallel.h"
+#include "sim/solvers/verlet/springs.h"
+#include "sim/solvers/verlet/verlet_kernels.h"
+
+namespace cb::verlet {
+
+// Over-relaxation of the averaged Jacobi strain-limiting step (in (0, 2); 1.5
+// roughly halves the residual stretch of a hanging sheet against 1.0).
+constexpr float kStrainRelax = 1.5f;
+
+void predict(const Context& ctx, const ModelView& m, const ForceInputs& f, const Vec3f* x, const Vec3f* v,
+             const float* w, Vec3f* x1) {
+  const ModelView mv = m;
+  const ForceInputs fi = f;
+  parallel_for(ctx, m.n, [=] CB_HD(int i) {
+    const float wi = w[i];
+    const Vec3f xi = x[i], vi = v[i];
+    if (wi <= 0.f) {  // pinned: never moves
+      x1[i] = xi;
+      return;
+    }
+    // spring forces (gathered): k (l - L) + c (v_j - v_i).u along u
+    Vec3f force{0, 0, 0};
+    for (uint32_t e = mv.off[i]; e < mv.off[i + 1]; ++e) {
+      const uint32_t j = mv.nbr[e];
+      Vec3f d = x[j] - xi;
+      float l = length(d);
+      if (l <= 1e-12f) continue;
+      Vec3f u = d / l;
+      force += u * (mv.k[e] * (l - mv.rest[e]) + mv.c[e] * dot(v[j] - vi, u));
+    }
+    Vec3f a = fi.gravity + force * wi;
+    // quadratic air drag against the travelling-wave wind, limited so that it
+    // can at most stop the relative motion within the sub-step
+    if (fi.air_drag > 0.f) {
+      Vec3f vr = vi - wind_velocity(fi.wind, xi, fi.time);
+      float s = fi.air_drag * mv.area[i] * length(vr) * wi * fi.h;
+      a -= vr * ((s < 1.f ? s : 1.f) / fi.h);
+    }
+    float keep = 1.f - mv.damp[i] * fi.h;
+    Vec3f vn = vi * (keep > 0.f ? keep : 0.f) + a * fi.h;
+    x1[i] = xi + vn * fi.h;
+  });
+}
+
+void long_range_attach(const Context& ctx, int n, const int32_t* anchor, const float* geodesic, float max_stretch,
+                       const float* w, Vec3f* x) {
+  const float grow = 1.f + max_stretch;
+  parallel_for(ctx, n, [=] CB_HD(int i) {
+    const int32_t a = anchor[i];
+    if (a < 0 || w[i] <= 0.f || w[a] > 0.f) return;  // no pin, pinned itself, or anchor freed
+    Vec3f d = x[i] - x[a];
+    float l = length(d), lmax = geodesic[i] * grow;
+    if (l > lmax) x[i] = x[a] + d * (lmax / l);
+  });
+}
+
+void apply_grab(const Context& ctx, const Grab& g, Vec3f* x, const float* w) {
+  if (!g.active) return;
+  const Grab gg = g;
+  parallel_for(ctx, 1, [=] CB_HD(int) { project_grab(gg, x, w); });
+}
+
+void strain_limit(const Context& ctx, const ModelView& m, float max_stretch, const float* w, const Vec3f* xa,
+                  Vec3f* xb) {
+  const ModelView mv = m;
+  const float grow = 1.f + max_stretch;
+  parallel_for(ctx, m.n, [=] CB_HD(int i) {
+    const float wi = w[i];
+    const Vec3f xi = xa[i];
+    Vec3f corr{0, 0, 0};
+    int cnt = 0;
+    if (wi > 0.f) {
+      for (uint32_t e = mv.off[i]; e < mv.off[i + 1]; ++e) {
+        if (mv.kind[e] == kBend) continue;
+        const uint32_t j = mv.nbr[e];
+        Vec3f d = xa[j] - xi;
+        float l = length(d), lmax = mv.rest[e] * grow;
+        if (l <= lmax || l <= 1e-12f) continue;
+        corr += d * ((l - lmax) / l * wi / (wi + w[j]));
+        cnt++;
+      }
+    }
+    xb[i] = cnt ? xi + corr * (kStrainRelax / float(cnt)) : xi;
+  });
+}
+
+namespace {
+
+// Moves p out to `thickness` along n (signed distance d) and applies Coulomb
+// friction to the displacement relative to the surface over the sub-step.
+CB_HD inline Vec3f push_out(Vec3f p, Vec3f p0, Vec3f n, float d, float thickness, Vec3f surface_v, float h, float mu) {
+  float depth = thickness - d;
+  if (depth <= 0.f) return p;
+  p += n * depth;
+  Vec3f rel = (p - p0) - surface_v * h;
+  Vec3f tang = rel - n * dot(rel, n);
+  float lt = length(tang), lim = mu * depth;
+  p -= lt <= lim ? tang : tang * (lim / lt);
+  return p;
+}
+
+}  // namespace
+
+void collide_shapes(const Context& ctx, const ModelView& m, const Shape* shapes, const Shape* shapes_prev,
+                    int nshapes, float frame_dt, float h, const Vec3f* x0, const float* w, Vec3f* x) {
+  if (nshapes == 0) return;
+  const float* thick = m.thickness;
+  parallel_for(ctx, m.n, [=] CB_HD(int i) {
+    if (w[i] <= 0.f) return;
+    Vec3f p = x[i];
+    for (int s = 0; s < nshapes; ++s) {
+      Vec3f n;
+      float d = shape_distance(shapes[s], p, &n);
+      if (d >= thick[i]) continue;
+      Vec3f sv = frame_dt > 0.f ? shape_point_velocity(shapes[s], shapes_prev[s], p, frame_dt) : Vec3f{};
+      p = push_out(p, x0[i], n, d, thick[i], sv, h, shapes[s].friction);
+    }
+    x[i] = p;
+  });
+}
+
+void collide_meshes(const Context& ctx, const ModelView& m, const ObstacleContact* contacts, float h,
+                    const Vec3f* x0, const float* w, Vec3f* x) {
+  const float* thick = m.thickness;
+  parallel_for(ctx, m.n, [=] CB_HD(int i) {
+    const ObstacleContact c = contacts[i];
+    if (w[i] <= 0.f || c.tri < 0) return;
+    float d = dot(x[i] - c.point, c.normal);  // signed, along the side normal
+    x[i] = push_out(x[i], x0[i], c.normal, d, thick[i], c.velocity, h, c.friction);
+  });
+}
+
+}  // namespace cb::verlet

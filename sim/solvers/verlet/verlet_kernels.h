@@ -1,0 +1,112 @@
+// Kernels of the Verlet solver (one thread per vertex, each writes only its own
+// vertex; passes that read neighbours read one buffer and write another).
+#pragma once
+
+#include <cstdint>
+
+#include "sim/collision/obstacle_proximity.h"
+#include "sim/collision/particle_hash.h"
+#include "sim/core/backend.h"
+#include "sim/core/math.h"
+#include "sim/scene/environment.h"
+#include "sim/scene/grab.h"
+#include "sim/scene/shape.h"
+#include "sim/solvers/verlet/dense_grid.h"
+
+namespace cb::verlet {
+
+/// Per-model arrays (backend memory), set when the solver is built; k and c
+/// change with the sub-step length.
+struct ModelView {
+  const uint32_t* off = nullptr;  ///< (n + 1) spring rows
+  const uint32_t* nbr = nullptr;  ///< (nnz) neighbour ids
+  const float* rest = nullptr;    ///< (nnz) m
+  const uint8_t* kind = nullptr;  ///< (nnz) SpringKind
+  const float* k = nullptr;       ///< (nnz) N/m
+  const float* c = nullptr;       ///< (nnz) N s/m
+  const float* area = nullptr;    ///< (n) m^2, lumped vertex area (air drag)
+  const float* damp = nullptr;    ///< (n) 1/s, velocity damping
+  const float* thickness = nullptr;  ///< (n) m, obstacle collision thickness
+  int n = 0;
+};
+
+/// Forces of the world during one sub-step.
+struct ForceInputs {
+  Vec3f gravity;  ///< m/s^2
+  Wind wind;
+  float air_drag = 0;  ///< kg/m^2 per m/s
+  float time = 0;      ///< s, at the start of the sub-step
+  float h = 0;         ///< s, sub-step
+};
+
+/// Position Verlet in velocity form (x_{n+1} = x_n + h v_{n+1}, v_{n+1} =
+/// (1 - damp h) v_n + h a_n, identical to x_{n+1} = 2 x_n - x_{n-1} + h^2 a_n
+/// with v_n = (x_n - x_{n-1}) / h): springs, gravity, wind drag. x1 = prediction.
+void predict(const Context& ctx, const ModelView& m, const ForceInputs& f, const Vec3f* x, const Vec3f* v,
+             const float* w, Vec3f* x1);
+
+/// Long-range attachments (Kim, Chentanez & Mueller-Fischer 2012): vertex i with
+/// anchor[i] >= 0 (a pinned vertex) is pulled back onto the sphere of radius
+/// (1 + max_stretch) geodesic[i] around it. In place (anchors never move here).
+void long_range_attach(const Context& ctx, int n, const int32_t* anchor, const float* geodesic, float max_stretch,
+                       const float* w, Vec3f* x);
+
+/// The mouse grab, projected once (one thread).
+void apply_grab(const Context& ctx, const Grab& g, Vec3f* x, const float* w);
+
+/// One Jacobi pass of strain limiting (Provot 1995) on structural and shear
+/// springs: xb = xa + mean correction of the springs stretched beyond (1 + s) L.
+void strain_limit(const Context& ctx, const ModelView& m, float max_stretch, const float* w, const Vec3f* xa,
+                  Vec3f* xb);
+
+/// Pushes x out of the analytic shapes to the vertex thickness, with Coulomb
+/// friction against the shape's surface velocity (x0: start of the sub-step).
+void collide_shapes(const Context& ctx, const ModelView& m, const Shape* shapes, const Shape* shapes_prev,
+                    int nshapes, float frame_dt, float h, const Vec3f* x0, const float* w, Vec3f* x);
+
+/// Same for triangle-mesh obstacles given each vertex's closest obstacle contact.
+void collide_meshes(const Context& ctx, const ModelView& m, const ObstacleContact* contacts, float h,
+                    const Vec3f* x0, const float* w, Vec3f* x);
+
+/// Which sphere pairs are never contacts: the same vertex, spring neighbours, and
+/// vertices of one piece that already overlap in the rest shape.
+struct ContactFilter {
+  const uint32_t* off = nullptr;      ///< (n + 1) spring rows, or null = no springs
+  const uint32_t* nbr = nullptr;
+  const Vec3f* rest_x = nullptr;      ///< (n) m, or null = no rest test
+  const uint32_t* piece = nullptr;    ///< (n)
+  float diameter = 0;                 ///< m, 2r
+};
+
+/// Per-sphere contact lists: for sphere i, ids[i K .. i K + count[i]) are the
+/// (at most K) closest other spheres within `radius` m, ordered by distance then id.
+struct ContactLists {
+  uint32_t* count = nullptr;  ///< (n)
+  uint32_t* ids = nullptr;    ///< (n K)
+  int K = 0;
+  int n = 0;
+};
+
+void find_contacts_hash(const Context& ctx, const ParticleHashView& grid, const Vec3f* x, int n, float radius,
+                        const ContactFilter& filter, ContactLists out);
+void find_contacts_dense(const Context& ctx, const DenseGridView& grid, const Vec3f* x, int n, float radius,
+                         const ContactFilter& filter, ContactLists out);
+/// The all-pairs marble test (Wojciechowski & Galaj 2016, Listing 2): O(n^2).
+void find_contacts_all_pairs(const Context& ctx, const Vec3f* x, int n, float radius, const ContactFilter& filter,
+                             ContactLists out);
+
+/// One Jacobi pass of the sphere response: for each listed pair overlapping in
+/// xa, the time of impact from x0 -> xa gives the contact normal, and the pair is
+/// moved apart along it (by inverse mass) to touching distance. xb = xa + mean.
+void sphere_response(const Context& ctx, const ContactLists& c, const Vec3f* rest_x, float diameter, const float* w,
+                     const Vec3f* x0, const Vec3f* xa, Vec3f* xb);
+
+/// v = (xf - x0) / h, then at each touching pair the given fraction of the
+/// approaching relative normal velocity is removed (averaged over contacts).
+void finish_velocity(const Context& ctx, const ContactLists& c, float diameter, float contact_damping, float h,
+                     const float* w, const Vec3f* x0, const Vec3f* xf, Vec3f* v);
+
+/// overlap[i] = max over listed pairs of (diameter - |x_j - x_i|), 0 if none.
+void contact_overlap(const Context& ctx, const ContactLists& c, float diameter, const Vec3f* x, float* overlap);
+
+}  // namespace cb::verlet

@@ -1,0 +1,234 @@
+// The clothbox window under xvfb-run (Mesa), driven by replay files: drag and
+// pin, switching through every registered solver while the cloth moves, the
+// screenshot, record/replay determinism, and the no-display message.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include "gui/gui_run.h"
+#include "sim/scene/scene.h"
+#include "sim/solvers/solver.h"
+#include "sim/world.h"
+#include "support/test_support.h"
+
+namespace cb::test {
+namespace {
+
+using nlohmann::json;
+
+const char* kScene = "scenes/hanging_sheet.json";  // 40 x 40, pinned at 1560 and 1599
+
+#define CB_REQUIRE_WINDOW()                                                   \
+  do {                                                                        \
+    if (!have_xvfb()) GTEST_SKIP() << "xvfb-run is not installed";            \
+  } while (0)
+#define CB_REQUIRE_SOLVER()                                                   \
+  do {                                                                        \
+    if (solver_registry().empty()) GTEST_SKIP() << "no solver registered";   \
+  } while (0)
+
+Vec3f vec(const json& a) { return {a[0].get<float>(), a[1].get<float>(), a[2].get<float>()}; }
+
+std::string app_args(const std::string& dir, int frames, const std::string& extra = "") {
+  return "--scene " + source_path(kScene) + " --backend cpu --replay " + dir + "/replay.json --frames " +
+         std::to_string(frames) + " --exit --hide-ui --dump-state " + dir + "/final.json " + extra;
+}
+
+void run_ok(const std::string& args) {
+  std::string log;
+  int rc = run_window(args, &log);
+  ASSERT_EQ(rc, 0) << log;
+}
+
+TEST(Window, WithoutADisplayPointsToTheCliAndExits3) {
+  std::string log;
+  int rc = run_command("env -u DISPLAY -u WAYLAND_DISPLAY " + std::string(CLOTHBOX_GUI_APP) + " --scene " +
+                           source_path(kScene),
+                       &log);
+  EXPECT_EQ(rc, 3) << log;
+  EXPECT_NE(log.find("clothbox-cli run"), std::string::npos) << log;
+}
+
+TEST(Window, DragPullsTheGrabbedPointToTheCursorAndAPinHolds) {
+  CB_REQUIRE_WINDOW();
+  CB_REQUIRE_SOLVER();
+  std::string dir = scratch_dir("drag_pin");
+  json ev = json::array();
+  // ctrl+click on the middle of the free edge pins it
+  ev.push_back({{"frame", 5}, {"type", "mouse_down"}, {"button", 0}, {"mods", 2}, {"vertex", 20}});
+  ev.push_back({{"frame", 5}, {"type", "mouse_up"}, {"button", 0}});
+  ev.push_back({{"frame", 6}, {"type", "dump_state"}, {"path", dir + "/pinned.json"}});
+  // shift+click paints pins under the brush, ctrl+shift+click at the same spot erases them
+  // (the sheet is still nearly edge-on: a small brush, away from column 20)
+  ev.push_back({{"frame", 7}, {"type", "brush_radius"}, {"value", 8}});
+  ev.push_back({{"frame", 8}, {"type", "mouse_down"}, {"button", 0}, {"mods", 1}, {"vertex", 808}});
+  ev.push_back({{"frame", 8}, {"type", "mouse_up"}, {"button", 0}});
+  ev.push_back({{"frame", 9}, {"type", "dump_state"}, {"path", dir + "/brushed.json"}});
+  ev.push_back({{"frame", 10}, {"type", "mouse_down"}, {"button", 0}, {"mods", 3}, {"vertex", 808}});
+  ev.push_back({{"frame", 10}, {"type", "mouse_up"}, {"button", 0}});
+  // grab the free corner and pull it 180 px up over 30 frames, then hold
+  ev.push_back({{"frame", 20}, {"type", "mouse_down"}, {"button", 0}, {"mods", 0}, {"vertex", 0}});
+  ev.push_back({{"frame", 21}, {"type", "dump_state"}, {"path", dir + "/grabbed.json"}});
+  for (int f = 21; f <= 50; ++f) ev.push_back({{"frame", f}, {"type", "mouse_move"}, {"rel", {0, -6}}});
+  write_replay(dir + "/replay.json", ev);
+  run_ok(app_args(dir, 110));
+
+  json pinned = read_json(dir + "/pinned.json"), grabbed = read_json(dir + "/grabbed.json"),
+       fin = read_json(dir + "/final.json"), brushed = read_json(dir + "/brushed.json");
+  EXPECT_FALSE(fin["has_nan"].get<bool>());
+  // the brush pinned a patch around vertex 808, the eraser removed it again
+  std::vector<uint32_t> painted = brushed["pinned"];
+  EXPECT_GE(painted.size(), 3u + 3u);
+  EXPECT_NE(std::find(painted.begin(), painted.end(), 808u), painted.end());
+  EXPECT_EQ(fin["pinned"], json({20, 1560, 1599}));
+  // the pin: in the list, and not moved by gravity or by the pull
+  std::vector<uint32_t> pins = fin["pinned"];
+  EXPECT_NE(std::find(pins.begin(), pins.end(), 20u), pins.end());
+  Vec3f p0 = vec(pinned["positions"][20]), p1 = vec(fin["positions"][20]);
+  EXPECT_LT(length(p1 - p0), 1e-6f) << "pinned vertex moved";
+  // the grab: still held, the target went up, and the point followed it
+  ASSERT_TRUE(fin["grab"]["active"].get<bool>());
+  Vec3f target = vec(fin["grab"]["target"]);
+  EXPECT_GT(target.y - vec(grabbed["grab"]["target"]).y, 0.1f);
+  float before = length(vec(grabbed["grab"]["point"]) - target);
+  float after = length(vec(fin["grab"]["point"]) - target);
+  EXPECT_LT(after, 0.25f * before) << "before " << before << " m, after " << after << " m";
+}
+
+// a valid value for the first bounded Float parameter of `solver`
+bool pick_param(const std::string& solver, std::string* name, double* value) {
+  World w(Context{}, load_scene(source_path(kScene)));
+  if (!w.set_solver(solver).empty() || !w.solver()) return false;
+  for (const ParamInfo& p : w.solver()->params().entries()) {
+    if (p.kind != ParamKind::Float || !(p.max - p.min < 1e6)) continue;
+    *name = p.name;
+    *value = p.min + 0.37 * (p.max - p.min);
+    return true;
+  }
+  return false;
+}
+
+TEST(Window, SwitchingThroughEverySolverMidMotionHasNoJumpAndNoNaN) {
+  CB_REQUIRE_WINDOW();
+  CB_REQUIRE_SOLVER();
+  std::vector<std::string> names;
+  for (const SolverEntry& e : solver_registry()) names.push_back(e.name);
+  std::string dir = scratch_dir("switch");
+  json ev = json::array();
+  // swing the sheet with a drag and let go, so that it is moving fast when switched
+  ev.push_back({{"frame", 25}, {"type", "mouse_down"}, {"button", 0}, {"vertex", 0}});
+  for (int f = 26; f <= 35; ++f) ev.push_back({{"frame", f}, {"type", "mouse_move"}, {"rel", {12, -6}}});
+  ev.push_back({{"frame", 36}, {"type", "mouse_up"}, {"button", 0}});
+  std::vector<int> switch_frames;
+  int f = 40;
+  for (size_t k = 1; k <= names.size(); ++k, f += 6) {  // through all, back to the first
+    // dumps just before and just after the switch, both before the frame's step
+    std::string tag = std::to_string(f);
+    ev.push_back({{"frame", f}, {"type", "dump_state"}, {"path", dir + "/before" + tag + ".json"}});
+    ev.push_back({{"frame", f}, {"type", "set_solver"}, {"name", names[k % names.size()]}});
+    ev.push_back({{"frame", f}, {"type", "dump_state"}, {"path", dir + "/after" + tag + ".json"}});
+    switch_frames.push_back(f);
+  }
+  std::string pname;
+  double pvalue = 0;
+  bool edit = pick_param(names[0], &pname, &pvalue);
+  if (edit) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.9g", pvalue);
+    ev.push_back({{"frame", f}, {"type", "set_param"}, {"name", pname}, {"value", buf}});
+    ev.push_back({{"frame", f + 1}, {"type", "set_param"}, {"name", pname}, {"value", "nan"}});  // refused
+  }
+  write_replay(dir + "/replay.json", ev);
+  run_ok(app_args(dir, f + 5));
+
+  json fin = read_json(dir + "/final.json");
+  EXPECT_EQ(fin["solver"].get<std::string>(), names[0]);
+  std::map<int, json> steps;
+  for (const json& s : fin["steps"]) {
+    EXPECT_FALSE(s["has_nan"].get<bool>()) << "frame " << s["frame"];
+    steps[s["frame"].get<int>()] = s;
+  }
+  for (size_t k = 0; k < switch_frames.size(); ++k) {
+    int sf = switch_frames[k];
+    // the switch itself keeps positions, velocities and pins exactly
+    json before = read_json(dir + "/before" + std::to_string(sf) + ".json");
+    json after = read_json(dir + "/after" + std::to_string(sf) + ".json");
+    EXPECT_EQ(before["positions"], after["positions"]) << "frame " << sf;
+    EXPECT_EQ(before["velocities"], after["velocities"]) << "frame " << sf;
+    EXPECT_EQ(before["pinned"], after["pinned"]) << "frame " << sf;
+    EXPECT_EQ(before["grab"], after["grab"]) << "frame " << sf;
+    // and the first step of the new solver moves no vertex far beyond the recent
+    // motion: a solver that re-initialised the state would move vertices ~1 m
+    // (the sheet back to its flat rest shape); 0.25 m leaves room for the elastic
+    // recoil when a stiffer solver takes over a stretched state
+    ASSERT_TRUE(steps.count(sf) && steps.count(sf - 3));
+    EXPECT_EQ(steps[sf]["solver"].get<std::string>(), names[(k + 1) % names.size()]);
+    double recent = 0;
+    for (int b = sf - 3; b < sf; ++b) recent = std::max(recent, steps[b]["max_displacement"].get<double>());
+    double jump = steps[sf]["max_displacement"].get<double>();
+    EXPECT_LE(jump, 2.0 * recent + 0.25) << "switch to " << steps[sf]["solver"] << " at frame " << sf;
+    // and it continues: the swinging sheet keeps moving under the new solver
+    double after_motion = 0;
+    for (int a = sf; a < sf + 5 && steps.count(a); ++a)
+      after_motion = std::max(after_motion, steps[a]["max_displacement"].get<double>());
+    EXPECT_GT(after_motion, 1e-4) << steps[sf]["solver"] << " froze the cloth after the switch at frame " << sf;
+    std::printf("switch to %-8s at frame %d: max displacement %.4f m (previous 3 frames: %.4f m)\n",
+                steps[sf]["solver"].get<std::string>().c_str(), sf, jump, recent);
+  }
+  if (edit) {  // the valid edit applied, the NaN was refused and changed nothing
+    double got = std::stod(fin["solver_params"][pname].get<std::string>());
+    EXPECT_NEAR(got, pvalue, 1e-4 * std::max(1.0, std::fabs(pvalue))) << pname;
+  }
+}
+
+TEST(Window, ScreenshotShowsTheCloth) {
+  CB_REQUIRE_WINDOW();
+  std::string dir = scratch_dir("shot");
+  write_replay(dir + "/replay.json", json::array());
+  run_ok(app_args(dir, 20, "--screenshot " + dir + "/shot.png"));
+  Image img;
+  ASSERT_TRUE(read_png(dir + "/shot.png", &img));
+  EXPECT_EQ(img.width, 800);
+  EXPECT_EQ(img.height, 600);
+  // front faces are orange (r > g > b), back faces blue; the background and ground are grey
+  size_t cloth = 0, n = size_t(img.width) * img.height;
+  for (size_t i = 0; i < n; ++i) {
+    int r = img.rgb[3 * i], g = img.rgb[3 * i + 1], b = img.rgb[3 * i + 2];
+    bool front = r > g && g > b && r - b > 60;
+    bool back = b > r + 50 && b > g + 15;
+    cloth += front || back;
+  }
+  EXPECT_GT(cloth, n / 200) << cloth << " cloth-coloured pixels of " << n;
+  EXPECT_LT(cloth, n / 2);
+}
+
+TEST(Window, ARecordedReplayReproducesTheSameState) {
+  CB_REQUIRE_WINDOW();
+  CB_REQUIRE_SOLVER();
+  std::string dir = scratch_dir("record");
+  json ev = json::array();
+  ev.push_back({{"frame", 3}, {"type", "key"}, {"key", "W"}});
+  ev.push_back({{"frame", 8}, {"type", "mouse_down"}, {"button", 0}, {"vertex", 39}});
+  for (int f = 9; f <= 20; ++f) ev.push_back({{"frame", f}, {"type", "mouse_move"}, {"rel", {-5, -4}}});
+  ev.push_back({{"frame", 22}, {"type", "mouse_up"}, {"button", 0}});
+  ev.push_back({{"frame", 24}, {"type", "mouse_down"}, {"button", 1}, {"x", 400}, {"y", 300}});
+  ev.push_back({{"frame", 25}, {"type", "mouse_move"}, {"x", 460}, {"y", 280}});
+  ev.push_back({{"frame", 26}, {"type", "mouse_up"}, {"button", 1}});
+  write_replay(dir + "/replay.json", ev);
+  run_ok(app_args(dir, 40, "--record " + dir + "/recorded.json"));
+  json first = read_json(dir + "/final.json");
+  json rec = read_json(dir + "/recorded.json");
+  EXPECT_EQ(rec["events"].size(), ev.size());
+  // replay the recording
+  std::string dir2 = scratch_dir("record2");
+  std::rename((dir + "/recorded.json").c_str(), (dir2 + "/replay.json").c_str());
+  run_ok(app_args(dir2, 40));
+  json second = read_json(dir2 + "/final.json");
+  ASSERT_EQ(first["positions"].size(), second["positions"].size());
+  EXPECT_EQ(first["positions"], second["positions"]);
+  EXPECT_EQ(first["pinned"], second["pinned"]);
+}
+
+}  // namespace
+}  // namespace cb::test

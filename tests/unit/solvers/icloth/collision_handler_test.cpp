@@ -1,0 +1,135 @@
+// Penetration handling of I-Cloth (collision_handler.h): full against incremental
+// CCD on recorded states, and a step that drives one sheet through another ends
+// without impacts and without intersecting triangles.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <set>
+
+#include "sim/collision/penetration.h"
+#include "sim/model/grid.h"
+#include "sim/solvers/icloth/collision_handler.h"
+#include "support/test_support.h"
+
+namespace cb::icloth {
+namespace {
+
+// two horizontal 0.2 m sheets (n x n), the upper one 1 cm above the lower one
+struct TwoSheets {
+  std::vector<Vec3f> x0;
+  std::vector<Int3> tris;
+  std::vector<float> mass, w, thick;
+};
+
+TwoSheets two_sheets(int n) {
+  GridSpec g;
+  g.nx = g.ny = n;
+  g.width = g.height = 0.2f;
+  TriMesh m = make_grid(g);
+  TwoSheets s;
+  for (int layer = 0; layer < 2; ++layer) {
+    const int off = int(s.x0.size());
+    for (const Vec3f& p : m.positions) s.x0.push_back(Vec3f{p.x + 0.013f * layer, 0.01f * layer, p.y + 0.007f * layer});
+    for (const Int3& t : m.tris) s.tris.push_back({t.a + off, t.b + off, t.c + off});
+  }
+  s.mass.assign(s.x0.size(), 1e-4f);
+  s.w.assign(s.x0.size(), 1e4f);
+  s.thick.assign(s.x0.size(), 0.002f);
+  return s;
+}
+
+// the upper sheet pushed 1 cm down onto the lower one, bumpy: it ends half through
+std::vector<Vec3f> pushed_through(const TwoSheets& s) {
+  std::vector<Vec3f> x1 = s.x0;
+  const size_t half = x1.size() / 2;
+  for (size_t i = half; i < x1.size(); ++i) x1[i].y -= 0.01f + 0.006f * std::sin(0.7f * float(i));
+  return x1;
+}
+
+CollisionInput input(const TwoSheets& s, const std::vector<Vec3f>& x_free) {
+  CollisionInput in;
+  in.x0 = &s.x0;
+  in.x_free = &x_free;
+  in.mass = &s.mass;
+  in.inv_mass = &s.w;
+  in.thickness = &s.thick;
+  return in;
+}
+
+std::set<std::array<int, 4>> keys(const std::vector<Impact>& imps) {
+  std::set<std::array<int, 4>> k;
+  for (const Impact& im : imps) k.insert({im.v[0], im.v[1], im.v[2], im.v[3]});
+  return k;
+}
+
+TEST(IClothCollisions, IncrementalCcdFindsTheSameImpactsAsFullCcd) {
+  TwoSheets s = two_sheets(9);
+  std::vector<Vec3f> x1 = pushed_through(s);
+  CollisionInput in = input(s, x1);
+  for (const Context& ctx : test::backends()) {
+    CollisionHandler h;
+    h.set_cloth(s.x0.size(), s.tris);
+    CollisionSettings cs;
+    CollisionStats st;
+    std::vector<Impact> first = h.detect(ctx, in, cs, x1, nullptr, &st);
+    ASSERT_GT(first.size(), 10u);
+    // a recorded "resolution": every other vertex of the impacts goes back to its start
+    std::vector<Vec3f> x2 = x1;
+    std::vector<uint8_t> moved(s.x0.size(), 0), td(s.tris.size(), 0);
+    for (const Impact& im : first)
+      for (int k = 0; k < 4; ++k)
+        if (im.v[k] % 2 == 0) moved[size_t(im.v[k])] = 1;
+    for (size_t v = 0; v < x2.size(); ++v)
+      if (moved[v]) x2[v] = s.x0[v];
+    for (size_t t = 0; t < s.tris.size(); ++t)
+      for (int k = 0; k < 3; ++k) td[t] |= moved[size_t(s.tris[t][k])];
+    // the impacts that remain involve a moved vertex, or were there before
+    std::vector<Impact> full = h.detect(ctx, in, cs, x2, nullptr, &st);
+    std::vector<Impact> incr = h.detect(ctx, in, cs, x2, &td, &st);
+    std::set<std::array<int, 4>> kf = keys(full), ki = keys(incr), k0 = keys(first);
+    for (const auto& k : kf)
+      if (!ki.count(k)) {
+        bool touches_moved = moved[size_t(k[0])] || moved[size_t(k[1])] || moved[size_t(k[2])] || moved[size_t(k[3])];
+        EXPECT_FALSE(touches_moved) << "an impact of a moved feature was missed by the incremental pass";
+        EXPECT_TRUE(k0.count(k)) << "an impact of unmoved features must be an old one";
+      }
+    for (const auto& k : ki) EXPECT_TRUE(kf.count(k)) << "incremental impacts are a subset of the full ones";
+    EXPECT_LT(st.pairs_incremental, st.pairs_full) << "incremental CCD tests fewer pairs";
+  }
+}
+
+TEST(IClothCollisions, ResolvedStepHasNoImpactsAndNoIntersections) {
+  TwoSheets s = two_sheets(9);
+  const std::vector<Vec3f> x_free = pushed_through(s);
+  CollisionInput in = input(s, x_free);
+  for (const Context& ctx : test::backends()) {
+    // the unconstrained end state intersects
+    DeviceBuffer<Vec3f> dx(ctx, x_free);
+    DeviceBuffer<Int3> dt(ctx, s.tris);
+    TriSet cloth{dx.data(), dt.data(), int(s.tris.size()), nullptr}, none{};
+    ASSERT_GT(count_intersections(ctx, cloth, none).total(), 0u);
+    CollisionHandler h;
+    h.set_cloth(s.x0.size(), s.tris);
+    CollisionSettings cs;
+    std::vector<Vec3f> x1 = x_free;
+    CollisionStats st = h.resolve(ctx, in, cs, x1);
+    EXPECT_GT(st.impacts, 0u);
+    EXPECT_GT(st.zones, 0u);
+    CollisionStats st2;
+    EXPECT_TRUE(h.detect(ctx, in, cs, x1, nullptr, &st2).empty()) << "no impact is left over the step";
+    dx.upload(ctx, x1);
+    EXPECT_EQ(count_intersections(ctx, cloth, none).total(), 0u);
+    // the upper sheet lies above the lower one
+    const size_t half = x1.size() / 2;
+    float low_top = 1e9f, high_bottom = -1e9f;
+    for (size_t i = 0; i < half; ++i) high_bottom = std::max(high_bottom, x1[i].y);
+    for (size_t i = half; i < x1.size(); ++i) low_top = std::min(low_top, x1[i].y);
+    EXPECT_GT(low_top, -0.03f);
+    (void)high_bottom;
+  }
+}
+
+}  // namespace
+}  // namespace cb::icloth

@@ -1,0 +1,144 @@
+// The I-Cloth solver end to end on small sheets: equilibrium under pins, obstacle
+// contact, the grab, parameters; CPU against CUDA where a GPU answers.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+#include "sim/solvers/icloth/solver.h"
+#include "sim/world.h"
+#include "support/test_support.h"
+
+namespace cb::icloth {
+namespace {
+
+// a vertical sheet (nx x nx, side m) hanging from its two top corners, its
+// bottom edge at height 0.5 m
+SceneSpec hanging_scene(int nx, float side) {
+  SceneSpec s = test::grid_scene(nx, nx, side, side, 0.f);
+  for (Vec3f& p : s.cloths[0].mesh.positions) p = Vec3f{p.x, 0.5f + side * 0.5f + p.z, 0.f};
+  // grid_scene puts row j = 0 at z = +side/2: it becomes the top row
+  s.cloths[0].pinned = {0, uint32_t(nx - 1)};
+  s.dt = 1.f / 60;
+  s.substeps = 1;
+  return s;
+}
+
+std::unique_ptr<World> make_world(const Context& ctx, SceneSpec scene) {
+  auto w = std::make_unique<World>(ctx, std::move(scene));
+  w->set_solver(make_icloth_solver(ctx, w->model()));
+  return w;
+}
+
+float max_speed(const World& w) {
+  float m = 0;
+  for (const Vec3f& v : w.host_state().v) m = std::max(m, length(v));
+  return m;
+}
+
+// a horizontal sheet pinned at two corners swings down and, with damping,
+// comes to rest hanging below the pins
+TEST(IClothSolver, SheetPinnedAtTwoCornersReachesEquilibrium) {
+  const int nx = 12;
+  SceneSpec s = test::grid_scene(nx, nx, 0.5f, 0.5f, 1.f);
+  s.cloths[0].pinned = {0, uint32_t(nx - 1)};
+  s.cloths[0].material.damping = 3.f;
+  s.substeps = 1;
+  for (const Context& ctx : test::backends()) {
+    auto wp = make_world(ctx, s);
+    World& w = *wp;
+    const auto x0 = w.positions();
+    for (int f = 0; f < 300; ++f) {
+      w.step();
+      ASSERT_FALSE(w.stats().has_nan) << "frame " << f;
+      ASSERT_LT(w.stats().max_strain, 0.05f) << "frame " << f;
+    }
+    auto x = w.positions();
+    for (uint32_t p : {0u, uint32_t(nx - 1)}) EXPECT_EQ(x[p], x0[p]) << "pinned vertices never move";
+    EXPECT_LT(max_speed(w), 2e-3f) << "the sheet comes to rest";
+    w.step();
+    auto x1 = w.positions();
+    float move = 0, low = 1e9f;
+    for (size_t i = 0; i < x.size(); ++i) {
+      move = std::max(move, length(x1[i] - x[i]));
+      low = std::min(low, x[i].y);
+    }
+    EXPECT_LT(move, 1e-4f) << "positions no longer change";
+    EXPECT_LT(low, 0.6f) << "the free edge hangs about a sheet length below the pins";
+    EXPECT_GT(low, 0.4f);
+  }
+}
+
+TEST(IClothSolver, SheetFallingOnASphereStaysOutsideIt) {
+  SceneSpec s = test::grid_scene(16, 16, 0.8f, 0.8f, 0.5f);
+  ObstacleSpec ball;
+  ball.kind = ObstacleKind::Sphere;
+  ball.radius = 0.2f;
+  ball.pose.t = Vec3f{0, 0.25f, 0};
+  s.obstacles.push_back(ball);
+  s.substeps = 1;
+  for (const Context& ctx : test::backends()) {
+    auto wp = make_world(ctx, s);
+    World& w = *wp;
+    const float thickness = w.model().materials[0].thickness;
+    float min_d = 1e9f;
+    for (int f = 0; f < 90; ++f) {
+      w.step();
+      ASSERT_FALSE(w.stats().has_nan);
+      for (const Vec3f& p : w.positions()) min_d = std::min(min_d, length(p - ball.pose.t) - ball.radius);
+    }
+    EXPECT_GT(min_d, 0.5f * thickness) << "no vertex comes closer than half the thickness";
+    // the centre of the sheet rests on top of the ball
+    auto x = w.positions();
+    EXPECT_NEAR(x[8 * 16 + 8].y, 0.45f + thickness, 0.02f);
+  }
+}
+
+TEST(IClothSolver, GrabPullsTheGrabbedPointToTheTarget) {
+  for (const Context& ctx : test::backends()) {
+    auto wp = make_world(ctx, hanging_scene(8, 0.4f));
+    World& w = *wp;
+    // grab the first triangle's centroid near the top and pull it 0.1 m forward
+    const Int3 t = w.model().tris[20];
+    auto x = w.positions();
+    Vec3f p = (x[t.a] + x[t.b] + x[t.c]) / 3.f;
+    Vec3f target = p + Vec3f{0, 0, 0.1f};
+    w.grab_begin(20, Vec3f{1.f / 3, 1.f / 3, 1.f / 3}, target);
+    for (int f = 0; f < 120; ++f) w.step();
+    x = w.positions();
+    Vec3f q = (x[t.a] + x[t.b] + x[t.c]) / 3.f;
+    EXPECT_LT(length(q - target), 0.25f * length(p - target)) << "the point moves most of the way";
+    EXPECT_FALSE(w.stats().has_nan);
+  }
+}
+
+TEST(IClothSolver, ParamsRoundTripAndRejectBadValues) {
+  ClothModel m = build_cloth_model({ClothInput{"s", test::grid_scene(4, 4, 1, 1, 0).cloths[0].mesh, Material{}, {}}});
+  IClothSolver s(Context{}, m);
+  ParamTable t = s.params();
+  EXPECT_EQ(t.set("cg_max_iterations", 50), "");
+  EXPECT_EQ(t.set("weft_ratio", 0.5), "");
+  EXPECT_EQ(s.set_params(t), "");
+  EXPECT_EQ(s.typed_params().cg_max_iterations, 50);
+  EXPECT_FLOAT_EQ(s.typed_params().weft_ratio, 0.5f);
+  EXPECT_NE(t.set("cg_tolerance", -1), "");
+  EXPECT_NE(t.set("no_such_thing", 1), "");
+}
+
+TEST(IClothSolver, CpuAndCudaAgree) {
+  Context gpu;
+  if (!test::cuda_context(&gpu)) GTEST_SKIP() << "no CUDA device";
+  auto ap = make_world(Context{}, hanging_scene(12, 0.5f));
+  auto bp = make_world(gpu, hanging_scene(12, 0.5f));
+  World &a = *ap, &b = *bp;
+  for (int f = 0; f < 30; ++f) {
+    a.step();
+    b.step();
+  }
+  auto xa = a.positions(), xb = b.positions();
+  for (size_t i = 0; i < xa.size(); ++i) EXPECT_LT(length(xa[i] - xb[i]), 2e-3f) << "vertex " << i;
+}
+
+}  // namespace
+}  // namespace cb::icloth
