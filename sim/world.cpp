@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "sim/core/algorithms.h"
+#include "sim/collision/penetration.h"
 #include "sim/core/error.h"
 #include "sim/scene/motion.h"
 #include "sim/world_kernels.h"
@@ -149,8 +150,29 @@ void World::finish_stats(double step_ms) {
   stats_.min_strain = ne ? reduce_min(ctx_, scratch_.data(), size_t(ne)) : 0.f;
   stats_.max_strain = ne ? reduce_max(ctx_, scratch_.data(), size_t(ne)) : 0.f;
   stats_.has_nan = any_nonfinite(ctx_, state_.x.data(), state_.v.data(), int(state_.size()), scratch_);
+  if (settings_.check_intersections) {
+    ScopedStage s(timer_, "intersection check");
+    count_intersecting_pairs();
+  }
   stats_.stages = timer_.collect();
   stats_.device_bytes = state_.x.bytes() * 3 + state_.inv_mass.bytes() + (solver_ ? solver_->device_bytes() : 0);
+}
+
+void World::count_intersecting_pairs() {
+  if (tris_dev_.size() != model_.num_tris()) {
+    tris_dev_.upload(ctx_, model_.tris);
+    std::vector<uint32_t> piece(model_.num_tris());
+    for (size_t t = 0; t < piece.size(); ++t) piece[t] = model_.vert_piece[size_t(model_.tris[t].a)];
+    tri_piece_dev_.upload(ctx_, piece);
+  }
+  TriSet cloth{state_.x.data(), tris_dev_.data(), int(tris_dev_.size()), tri_piece_dev_.data()};
+  TriSet obstacle{obstacles_.d_mesh_x.data(), obstacles_.d_mesh_tris.data(), int(obstacles_.d_mesh_tris.size()),
+                  nullptr};
+  IntersectionCounts c = count_intersections(ctx_, cloth, obstacle, &intersecting_);
+  stats_.set("intersecting pairs", double(c.total()));
+  stats_.set("self-intersections", double(c.within_cloth));
+  stats_.set("cloth-cloth", double(c.between_cloths));
+  stats_.set("cloth-obstacle", double(c.cloth_obstacle));
 }
 
 std::string World::set_solver(const std::string& name) {

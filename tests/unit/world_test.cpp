@@ -111,3 +111,30 @@ TEST(World, EveryRegisteredSolverIsDeterministicOnCpu) {
 
 }  // namespace
 }  // namespace cb
+
+namespace cb {
+namespace {
+
+TEST(World, CountsIntersectingPairsEveryFrame) {
+  for (const Context& ctx : test::backends()) {
+    SceneSpec s = test::grid_scene(6, 6, 1.f, 1.f, 0.5f);  // horizontal at y = 0.5
+    World clean(ctx, s);
+    clean.set_solver(std::unique_ptr<Solver>());
+    clean.step();
+    EXPECT_EQ(clean.stats().get("intersecting pairs", -1), 0.0);
+
+    ClothSpec upright = s.cloths[0];  // a second sheet standing through the first
+    for (Vec3f& p : upright.mesh.positions) p = Vec3f{p.x, 0.5f + p.z, 0.01f};
+    upright.name = "upright";
+    s.cloths.push_back(upright);
+    World crossed(ctx, s);
+    crossed.set_solver(std::unique_ptr<Solver>());
+    crossed.step();
+    EXPECT_GT(crossed.stats().get("cloth-cloth"), 0.0);
+    EXPECT_EQ(crossed.stats().get("self-intersections"), 0.0);
+    EXPECT_EQ(crossed.intersecting_pairs().size(), size_t(crossed.stats().get("intersecting pairs")));
+  }
+}
+
+}  // namespace
+}  // namespace cb
