@@ -178,7 +178,10 @@ void World::count_intersecting_pairs() {
 std::string World::set_solver(const std::string& name) {
   const SolverEntry* e = find_solver(name);
   if (!e) return "unknown solver '" + name + "' (available: " + solver_names() + ")";
+  if (solver_) saved_params_[solver_->name()] = solver_->params();
   set_solver(e->make(ctx_, model_));
+  auto saved = saved_params_.find(name);
+  if (saved != saved_params_.end()) solver_->set_params(saved->second);  // was valid when saved
   return "";
 }
 

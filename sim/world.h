@@ -4,6 +4,7 @@
 //   for (...) w.step();
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -52,6 +53,7 @@ class World {
 
   // --- solvers --------------------------------------------------------------
   /// Switches to a registered solver, keeping positions, velocities and pins.
+  /// Parameters edited on a solver come back when the user returns to it.
   /// Returns "" or why not (unknown name).
   std::string set_solver(const std::string& name);
   /// Installs any solver (tests use a gravity-only solver this way).
@@ -124,6 +126,7 @@ class World {
   DeviceBuffer<Int3> tris_dev_;        ///< (ntris) cloth triangles on the backend
   DeviceBuffer<uint32_t> tri_piece_dev_;  ///< (ntris) cloth piece of each triangle
   std::vector<Int2> intersecting_;     ///< pairs found after the last frame
+  std::map<std::string, ParamTable> saved_params_;  ///< solver name -> its parameters when last left
   double time_ = 0;
   int frame_ = 0;
 };

@@ -16,23 +16,13 @@
 
 #include "sim/collision/lbvh.h"
 #include "sim/collision/proximity.h"
+#include "sim/collision/boxes.h"
 #include "sim/core/parallel.h"
 
 namespace cb {
 namespace {
 
 constexpr int kRebuildEvery = 16;
-
-void triangle_boxes(const Context& ctx, const Vec3f* x, const Int3* tris, int n, Aabb* boxes) {
-  parallel_for(ctx, n, [=] CB_HD(int i) {
-    Int3 t = tris[i];
-    Aabb b;
-    b.grow(x[t.a]);
-    b.grow(x[t.b]);
-    b.grow(x[t.c]);
-    boxes[i] = b;
-  });
-}
 
 void tri_friction(const Context& ctx, const std::vector<MeshRange>& meshes, int ntris, DeviceBuffer<float>& out) {
   std::vector<float> f(size_t(ntris), 0.3f);

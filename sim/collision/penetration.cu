@@ -3,6 +3,7 @@
 #include <numeric>
 
 #include "sim/collision/box_pairs.h"
+#include "sim/collision/boxes.h"
 #include "sim/collision/tri_tri.h"
 #include "sim/core/buffer.h"
 
@@ -18,12 +19,7 @@ void combined_boxes(const Context& ctx, const TriSet& c, const TriSet& o, Aabb* 
   int nc = c.ntris;
   parallel_for(ctx, c.ntris + o.ntris, [=] CB_HD(int i) {
     const Vec3f* x = i < nc ? cx : ox;
-    Int3 t = i < nc ? ct[i] : ot[i - nc];
-    Aabb b;
-    b.grow(x[t.a]);
-    b.grow(x[t.b]);
-    b.grow(x[t.c]);
-    boxes[i] = b;
+    boxes[i] = triangle_box(x, i < nc ? ct[i] : ot[i - nc]);
   });
 }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "sim/collision/boxes.h"
 #include "sim/core/parallel.h"
 
 namespace cb {
@@ -19,17 +20,6 @@ void vertex_normals(const Context& ctx, const Vec3f* x, const Int3* tris, const 
       s += cross(x[t.b] - x[t.a], x[t.c] - x[t.a]);  // area weighted
     }
     out[v] = normalize(s);
-  });
-}
-
-void tri_boxes(const Context& ctx, const Vec3f* x, const Int3* tris, int n, Aabb* out) {
-  parallel_for(ctx, n, [=] CB_HD(int i) {
-    Int3 t = tris[i];
-    Aabb b;
-    b.grow(x[t.a]);
-    b.grow(x[t.b]);
-    b.grow(x[t.c]);
-    out[i] = b;
   });
 }
 
@@ -198,7 +188,7 @@ void RayTracedDetector::update_obstacles(const Context& ctx, const ObstacleSet& 
   }
   vertex_normals(ctx, o.d_mesh_x.data(), o.d_mesh_tris.data(), ovt_offsets_.data(), ovt_indices_.data(), nv,
                  obs_normals_.data());
-  tri_boxes(ctx, o.d_mesh_x.data(), o.d_mesh_tris.data(), nt, obs_boxes_.data());
+  triangle_boxes(ctx, o.d_mesh_x.data(), o.d_mesh_tris.data(), nt, obs_boxes_.data());
   if (!same_tris) obs_bvh_.build(ctx, obs_boxes_.data(), nt);
   else obs_bvh_.refit(ctx, obs_boxes_.data());
   obs_version_ = o.mesh_version;
@@ -211,7 +201,7 @@ void RayTracedDetector::detect(const Context& ctx, const Vec3f* x, const Vec3f* 
   if (nverts_ == 0) return;
   update_obstacles(ctx, obstacles);
   vertex_normals(ctx, x, tris_.data(), vt_offsets_.data(), vt_indices_.data(), nverts_, normals_.data());
-  tri_boxes(ctx, x, tris_.data(), nt, cloth_boxes_.data());
+  triangle_boxes(ctx, x, tris_.data(), nt, cloth_boxes_.data());
   if (cloth_refits_ < 0 || ++cloth_refits_ >= kClothRebuildEvery) {
     cloth_bvh_.build(ctx, cloth_boxes_.data(), nt);
     cloth_refits_ = 0;

@@ -4,6 +4,7 @@
 list(APPEND CLOTHBOX_SIM_CXX
   collision/ccd_benchmark.cpp)
 list(APPEND CLOTHBOX_SIM_CU
+  collision/boxes.cu
   collision/lbvh.cu
   collision/obstacle_proximity.cu
   collision/ccd_batch.cu

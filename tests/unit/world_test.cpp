@@ -138,3 +138,24 @@ TEST(World, CountsIntersectingPairsEveryFrame) {
 
 }  // namespace
 }  // namespace cb
+
+namespace cb {
+namespace {
+
+TEST(World, SolverParametersComeBackAfterASwitch) {
+  if (solver_registry().size() < 2) GTEST_SKIP() << "needs two registered solvers";
+  World w(Context{}, test::grid_scene(4, 4, 1.f, 1.f, 1.f));
+  const std::string first = solver_registry()[0].name, second = solver_registry()[1].name;
+  ASSERT_EQ(w.set_solver(first), "");
+  ParamTable t = w.solver()->params();
+  const ParamInfo& p = t.entries().at(0);
+  double changed = p.kind == ParamKind::Bool ? 1 - p.value : (p.min + p.max) / 2;
+  if (p.kind == ParamKind::Int || p.kind == ParamKind::Choice) changed = std::floor(changed);
+  ASSERT_EQ(w.set_solver_param(p.name, std::to_string(changed)), "");
+  ASSERT_EQ(w.set_solver(second), "");
+  ASSERT_EQ(w.set_solver(first), "");
+  EXPECT_EQ(w.solver()->params().get(p.name), changed) << p.name;
+}
+
+}  // namespace
+}  // namespace cb
