@@ -139,6 +139,7 @@ void Renderer::draw_markers(const World& w, const OrbitCamera& cam, const glm::m
     flat_.set("u_view_proj", vp);
     overlay_.draw_lines(flat_, dd.lines, glm::vec4(1.f, 0.9f, 0.2f, 1.f));
   }
+  if (opt.intersections) draw_intersections(w, vp);
   const Grab& g = w.grab();
   if (g.active) {  // the grab: a line from the held point to the cursor target
     std::vector<Vec3f> seg = {grab_point(w), g.target};
@@ -151,6 +152,32 @@ void Renderer::draw_markers(const World& w, const OrbitCamera& cam, const glm::m
     overlay_.draw_points(points_, {g.target}, {}, glm::vec4(1.f, 1.f, 1.f, 1.f));
     glEnable(GL_DEPTH_TEST);
   }
+}
+
+// magenta outlines of both triangles of every intersecting pair (seen through the cloth)
+void Renderer::draw_intersections(const World& w, const glm::mat4& vp) {
+  const std::vector<Int2>& pairs = w.intersecting_pairs();
+  if (pairs.empty()) return;
+  std::vector<Vec3f> x = w.positions();
+  const ObstacleSet& o = w.obstacles();
+  const int nt = int(w.model().num_tris());
+  std::vector<Vec3f> seg;
+  auto outline = [&](int id) {
+    bool cloth = id < nt;
+    if (!cloth && size_t(id - nt) >= o.mesh_tris.size()) return;
+    Int3 t = cloth ? w.model().tris[size_t(id)] : o.mesh_tris[size_t(id - nt)];
+    const Vec3f* p = cloth ? x.data() : o.mesh_x.data();
+    seg.insert(seg.end(), {p[t.a], p[t.b], p[t.b], p[t.c], p[t.c], p[t.a]});
+  };
+  for (const Int2& pr : pairs) {
+    outline(pr.a);
+    outline(pr.b);
+  }
+  flat_.use();
+  flat_.set("u_view_proj", vp);
+  glDisable(GL_DEPTH_TEST);
+  overlay_.draw_lines(flat_, seg, glm::vec4(1.f, 0.2f, 0.9f, 1.f));
+  glEnable(GL_DEPTH_TEST);
 }
 
 }  // namespace cb::render

@@ -29,6 +29,7 @@ struct ViewOptions {
   bool ground = true;
   bool pins = true;
   bool debug_overlays = false;   ///< the solver's DebugDraw (contacts, spheres)
+  bool intersections = true;     ///< outline triangles in World::intersecting_pairs()
   glm::vec3 front_color{0.92f, 0.45f, 0.16f};
   glm::vec3 back_color{0.20f, 0.44f, 0.85f};
   glm::vec3 background{0.17f, 0.18f, 0.19f};
@@ -57,6 +58,7 @@ class Renderer {
   void draw_cloth(const glm::mat4& vp, glm::vec3 eye, const ViewOptions& opt);
   void draw_markers(const World& w, const OrbitCamera& cam, const glm::mat4& vp, int height, const ViewOptions& opt);
   void sync_pins(const World& w);
+  void draw_intersections(const World& w, const glm::mat4& vp);
 
   Shader surface_, flat_, points_, ground_;
   ClothMesh cloth_;

@@ -93,6 +93,7 @@ void draw_view_panel(App& app) {
   if (ImGui::Checkbox("texture", &tex)) send(app, {{"type", "texture"}, {"on", tex}});
   bool ov = app.view.debug_overlays;
   if (ImGui::Checkbox("debug overlays (solver contacts, spheres)", &ov)) send(app, {{"type", "overlays"}, {"on", ov}});
+  ImGui::Checkbox("intersecting triangles (magenta)", &app.view.intersections);
   ImGui::Checkbox("obstacles", &app.view.obstacles);
   ImGui::SameLine();
   ImGui::Checkbox("ground", &app.view.ground);

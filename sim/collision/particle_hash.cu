@@ -1,6 +1,6 @@
 #include "sim/collision/particle_hash.h"
 
-#include <vector>
+#include <algorithm>
 
 #include "sim/core/algorithms.h"
 #include "sim/core/error.h"
@@ -25,31 +25,30 @@ void compute_keys(const Context& ctx, const Vec3f* x, int n, float inv_cell, uin
   });
 }
 
-// CPU: stable counting sort; fills the start/end tables directly.
-void counting_sort_cpu(int n, uint32_t table, uint32_t* key, uint32_t* id, uint32_t* start, uint32_t* end) {
-  std::vector<uint32_t> count(table, 0);
-  for (int i = 0; i < n; ++i) count[key[i]]++;
+// CPU: stable counting sort by bucket; fills the start table directly and
+// leaves id = particle at each sorted slot (no scratch: start holds the bucket
+// ends while slots are handed out backwards).
+void counting_sort_cpu(int n, uint32_t table, const uint32_t* key, uint32_t* id, uint32_t* start) {
+  std::fill(start, start + table + 1, 0u);
+  for (int i = 0; i < n; ++i) start[key[i]]++;
   uint32_t acc = 0;
   for (uint32_t b = 0; b < table; ++b) {
-    start[b] = acc;
-    acc += count[b];
-    end[b] = acc;
+    acc += start[b];
+    start[b] = acc;  // end of bucket b
   }
-  std::vector<uint32_t> orig_key(key, key + n);
-  std::vector<uint32_t> cursor(start, start + table);
-  for (int i = 0; i < n; ++i) {
-    uint32_t s = cursor[orig_key[i]]++;
-    id[s] = uint32_t(i);
-    key[s] = orig_key[i];
-  }
+  start[table] = acc;
+  for (int i = n - 1; i >= 0; --i) id[--start[key[i]]] = uint32_t(i);  // now: start of each bucket
 }
 
-// GPU path: after the radix sort, each slot that starts or ends a run writes it.
-void fill_tables(const Context& ctx, int n, const uint32_t* key, uint32_t* start, uint32_t* end) {
-  parallel_for(ctx, n, [=] CB_HD(int s) {
-    uint32_t k = key[s];
-    if (s == 0 || key[s - 1] != k) start[k] = uint32_t(s);
-    if (s == n - 1 || key[s + 1] != k) end[k] = uint32_t(s + 1);
+// GPU path: after the radix sort, bucket b starts at the first sorted key >= b.
+void fill_starts(const Context& ctx, int n, uint32_t table, const uint32_t* key, uint32_t* start) {
+  parallel_for(ctx, int(table) + 1, [=] CB_HD(int b) {
+    uint32_t lo = 0, hi = uint32_t(n);
+    while (lo < hi) {
+      uint32_t mid = (lo + hi) >> 1;
+      if (key[mid] < uint32_t(b)) lo = mid + 1; else hi = mid;
+    }
+    start[b] = lo;
   });
 }
 
@@ -57,8 +56,8 @@ void gather_positions(const Context& ctx, int n, const Vec3f* x, const uint32_t*
   parallel_for(ctx, n, [=] CB_HD(int s) { sorted_x[s] = x[id[s]]; });
 }
 
-void bucket_flags(const Context& ctx, int table, const uint32_t* start, const uint32_t* end, float* flag) {
-  parallel_for(ctx, table, [=] CB_HD(int b) { flag[b] = end[b] > start[b] ? 1.f : 0.f; });
+void bucket_flags(const Context& ctx, int table, const uint32_t* start, float* flag) {
+  parallel_for(ctx, table, [=] CB_HD(int b) { flag[b] = start[b + 1] > start[b] ? 1.f : 0.f; });
 }
 
 }  // namespace particle_hash_detail
@@ -74,19 +73,14 @@ void ParticleHash::build(const Context& ctx, const Vec3f* x, int n, float cell, 
     sorted_id_.resize(ctx, size_t(n));
     sorted_x_.resize(ctx, size_t(n));
   }
-  if (start_.size() != table || start_.context().backend != ctx.backend) {
-    start_.resize(ctx, table);
-    end_.resize(ctx, table);
-  }
+  if (start_.size() != size_t(table) + 1 || start_.context().backend != ctx.backend) start_.resize(ctx, table + 1);
   if (n == 0) return;
   d::compute_keys(ctx, x, n, 1.f / cell, table - 1, key_.data(), sorted_id_.data());
   if (ctx.is_cuda()) {
-    start_.fill_zero();
-    end_.fill_zero();
     sort_by_key(ctx, key_.data(), sorted_id_.data(), size_t(n));
-    d::fill_tables(ctx, n, key_.data(), start_.data(), end_.data());
+    d::fill_starts(ctx, n, table, key_.data(), start_.data());
   } else {
-    d::counting_sort_cpu(n, table, key_.data(), sorted_id_.data(), start_.data(), end_.data());
+    d::counting_sort_cpu(n, table, key_.data(), sorted_id_.data(), start_.data());
   }
   d::gather_positions(ctx, n, x, sorted_id_.data(), sorted_x_.data());
 }
@@ -94,25 +88,25 @@ void ParticleHash::build(const Context& ctx, const Vec3f* x, int n, float cell, 
 ParticleHashView ParticleHash::view() const {
   ParticleHashView v;
   v.cell_start = start_.data();
-  v.cell_end = end_.data();
   v.sorted_id = sorted_id_.data();
   v.sorted_x = sorted_x_.data();
   v.cell = cell_;
   v.inv_cell = 1.f / cell_;
-  v.mask = start_.empty() ? 0 : uint32_t(start_.size() - 1);
+  v.mask = start_.empty() ? 0 : uint32_t(start_.size() - 2);
   v.n = n_;
   return v;
 }
 
 size_t ParticleHash::occupied_buckets(const Context& ctx) const {
-  if (n_ == 0 || start_.empty()) return 0;
-  DeviceBuffer<float> flag(ctx, start_.size());
-  particle_hash_detail::bucket_flags(ctx, int(start_.size()), start_.data(), end_.data(), flag.data());
-  return size_t(reduce_sum(ctx, flag.data(), flag.size()) + 0.5);
+  if (n_ == 0 || start_.size() < 2) return 0;
+  const size_t table = start_.size() - 1;
+  if (flag_.size() != table || flag_.context().backend != ctx.backend) flag_.resize(ctx, table);
+  particle_hash_detail::bucket_flags(ctx, int(table), start_.data(), flag_.data());
+  return size_t(reduce_sum(ctx, flag_.data(), table) + 0.5);
 }
 
 size_t ParticleHash::device_bytes() const {
-  return key_.bytes() + sorted_id_.bytes() + sorted_x_.bytes() + start_.bytes() + end_.bytes();
+  return key_.bytes() + sorted_id_.bytes() + sorted_x_.bytes() + start_.bytes() + flag_.bytes();
 }
 
 }  // namespace cb

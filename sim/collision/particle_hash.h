@@ -1,7 +1,7 @@
 // Sorted spatial hash of particles (Green 2008 "Particle simulation using CUDA";
 // the "future work" store of Zheng 2021): particles are sorted by the hash of
-// their cell, and a cell start/end table indexed by the hash gives each cell's
-// particles. Memory grows with the particle count, not with the volume, and it
+// their cell, and a cell start table indexed directly by the hash (no search)
+// gives each bucket's particles as a contiguous range of the sorted copy. Memory grows with the particle count, not with the volume, and it
 // works anywhere in space (cell coordinates are hashed, never bounded).
 //
 // Usage (any detector: Verlet virtual spheres, PBD particle self-collision):
@@ -16,9 +16,10 @@
 //   });
 //
 // for_each_within visits each particle at most once, in a fixed order (buckets in
-// cell z, y, x order, then sorted slots), so results do not depend on the
+// increasing order, then sorted slots), so results do not depend on the
 // backend's thread count. Positions are those passed to build() (a sorted copy is kept).
-// Cost per query: (2 reach + 1)^3 table lookups, reach = ceil(radius / cell).
+// Cost per query: (2 reach + 1)^2 hashes and contiguous scans (the x-neighbours
+// of a cell are the next buckets), reach = ceil(radius / cell).
 #pragma once
 
 #include <cstddef>
@@ -46,15 +47,22 @@ CB_HD inline CellCoord cell_of(Vec3f p, float inv_cell) {
   return {cell_axis(p.x, inv_cell), cell_axis(p.y, inv_cell), cell_axis(p.z, inv_cell)};
 }
 
-/// Hash of a cell into [0, mask] (mask + 1 a power of two); Teschner et al. 2003 primes.
+/// Hash of a cell row (y, z) (any 32-bit value; Teschner et al. 2003 primes).
+CB_HD inline uint32_t row_hash(int32_t y, int32_t z) { return (uint32_t(y) * 19349663u) ^ (uint32_t(z) * 83492791u); }
+
+/// Bucket of a cell in [0, mask] (mask + 1 a power of two): the row hash plus x,
+/// so that the cells of one x-row go to consecutive buckets and a block of
+/// neighbour cells is (2 reach + 1)^2 runs of consecutive buckets (contiguous
+/// sorted slots) instead of (2 reach + 1)^3 scattered ones.
 CB_HD inline uint32_t cell_hash(int32_t x, int32_t y, int32_t z, uint32_t mask) {
-  return ((uint32_t(x) * 73856093u) ^ (uint32_t(y) * 19349663u) ^ (uint32_t(z) * 83492791u)) & mask;
+  return (row_hash(y, z) + uint32_t(x)) & mask;
 }
 
 /// Kernel-side view of a built ParticleHash (plain pointers into backend memory).
 struct ParticleHashView {
-  const uint32_t* cell_start = nullptr;  ///< (mask + 1) first sorted slot of each hash bucket
-  const uint32_t* cell_end = nullptr;    ///< (mask + 1) one past the last slot; start == end: empty
+  /// (mask + 2) first sorted slot of each bucket: bucket b holds the slots
+  /// [cell_start[b], cell_start[b + 1]) (empty when equal); cell_start[mask + 1] = n.
+  const uint32_t* cell_start = nullptr;
   const uint32_t* sorted_id = nullptr;   ///< (n) particle id at each sorted slot
   const Vec3f* sorted_x = nullptr;       ///< (n) m, position of the particle at each sorted slot
   float cell = 1.f;                      ///< m, cell side
@@ -62,12 +70,15 @@ struct ParticleHashView {
   uint32_t mask = 0;                     ///< table size - 1
   int n = 0;
 
+  /// Largest reach of the bucket-run path of for_each_within (7 x 7 rows).
+  static constexpr int kMaxRunReach = 3;
+
   /// Calls f(j, xj) for each particle j in cell c (a bucket may hold several cells:
   /// particles of other cells are filtered out).
   template <class F>
   CB_HD void for_each_in_cell(CellCoord c, F&& f) const {
     uint32_t h = cell_hash(c.x, c.y, c.z, mask);
-    uint32_t end = cell_end[h];
+    uint32_t end = cell_start[h + 1];
     for (uint32_t s = cell_start[h]; s < end; ++s) {
       Vec3f xj = sorted_x[s];
       CellCoord cj = cell_of(xj, inv_cell);
@@ -87,37 +98,71 @@ struct ParticleHashView {
   }
 
   /// Calls f(j, xj) for every particle with |xj - p| < radius (m), p itself included
-  /// when it is a particle. Fast path: each distinct hash bucket of the block is
-  /// scanned once and only the distance is tested (a particle within the radius
-  /// lies in the block, and its bucket is scanned exactly once).
+  /// when it is a particle. Fast path: the block's (2 reach + 1)^2 x-rows are runs
+  /// of consecutive buckets; the runs are sorted and merged (so each bucket is
+  /// scanned once, in increasing order) and each merged run is one contiguous
+  /// range of sorted slots, tested by distance only.
   template <class F>
   CB_HD void for_each_within(Vec3f p, float radius, F&& f) const {
     if (n == 0) return;
     const int reach = int(std::ceil(radius * inv_cell));
     const float r2 = radius * radius;
-    if (reach > 2) {  // large blocks: exact cell filtering instead of a seen-list
+    if (reach > kMaxRunReach) {  // huge radius: exact cell filtering
       for_each_neighbor(p, reach, [&](uint32_t j, Vec3f xj) {
         if (length2(xj - p) < r2) f(j, xj);
       });
       return;
     }
-    uint32_t seen[125];
-    int nseen = 0;
-    const CellCoord c = cell_of(p, inv_cell);
+    constexpr int kMaxRuns = 2 * (2 * kMaxRunReach + 1) * (2 * kMaxRunReach + 1);
+    uint32_t lo[kMaxRuns], hi[kMaxRuns];
+    const int nruns = block_runs(cell_of(p, inv_cell), reach, lo, hi);
+    for (int r = 0; r < nruns; ++r) {
+      const uint32_t end = cell_start[hi[r]];
+      for (uint32_t s = cell_start[lo[r]]; s < end; ++s) {
+        const Vec3f xj = sorted_x[s];
+        if (length2(xj - p) < r2) f(sorted_id[s], xj);
+      }
+    }
+  }
+
+  /// The bucket runs [lo, hi) covering the (2 reach + 1)^3 cells around c, sorted
+  /// and merged (disjoint, increasing); returns their count. lo/hi need room for
+  /// 2 (2 reach + 1)^2 runs (a run that wraps past the table end is split).
+  CB_HD int block_runs(CellCoord c, int reach, uint32_t* lo, uint32_t* hi) const {
+    const uint32_t table = mask + 1, len = uint32_t(2 * reach + 1);
+    int count = 0;
     for (int dz = -reach; dz <= reach; ++dz)
-      for (int dy = -reach; dy <= reach; ++dy)
-        for (int dx = -reach; dx <= reach; ++dx) {
-          const uint32_t h = cell_hash(c.x + dx, c.y + dy, c.z + dz, mask);
-          bool dup = false;
-          for (int k = 0; k < nseen && !dup; ++k) dup = seen[k] == h;
-          if (dup) continue;
-          seen[nseen++] = h;
-          const uint32_t end = cell_end[h];
-          for (uint32_t s = cell_start[h]; s < end; ++s) {
-            const Vec3f xj = sorted_x[s];
-            if (length2(xj - p) < r2) f(sorted_id[s], xj);
-          }
+      for (int dy = -reach; dy <= reach; ++dy) {
+        const uint32_t b = cell_hash(c.x - reach, c.y + dy, c.z + dz, mask);
+        if (b + len <= table) {
+          insert_run(lo, hi, count, b, b + len);
+        } else {
+          insert_run(lo, hi, count, b, table);
+          insert_run(lo, hi, count, 0, b + len - table);
         }
+      }
+    // merge overlapping or touching runs
+    int m = 0;
+    for (int r = 1; r < count; ++r) {
+      if (lo[r] <= hi[m]) {
+        hi[m] = hi[r] > hi[m] ? hi[r] : hi[m];
+      } else {
+        ++m;
+        lo[m] = lo[r], hi[m] = hi[r];
+      }
+    }
+    return count ? m + 1 : 0;
+  }
+
+ private:
+  // insertion into the runs sorted by lo
+  CB_HD static void insert_run(uint32_t* lo, uint32_t* hi, int& count, uint32_t a, uint32_t b) {
+    int k = count++;
+    while (k > 0 && lo[k - 1] > a) {
+      lo[k] = lo[k - 1], hi[k] = hi[k - 1];
+      --k;
+    }
+    lo[k] = a, hi[k] = b;
   }
 };
 
@@ -126,23 +171,24 @@ class ParticleHash {
  public:
   /// Sorts the n positions x (backend memory) into cells of side `cell` m.
   /// `table_load` = table entries per particle (rounded up to a power of two).
-  /// CPU backend: a serial counting sort (O(n + table), stable); CUDA: radix sort.
+  /// CPU backend: a serial counting sort (O(n + table), stable); CUDA: radix sort
+  /// and a binary search per bucket. No allocation once the sizes are stable.
   void build(const Context& ctx, const Vec3f* x, int n, float cell, float table_load = 1.f);
   /// The view for kernels (valid until the next build).
   ParticleHashView view() const;
   /// Number of non-empty hash buckets (about the number of occupied cells).
   size_t occupied_buckets(const Context& ctx) const;
-  /// Backend bytes held (keys, ids, sorted positions, start/end tables).
+  /// Backend bytes held (keys, ids, sorted positions, start table, stats scratch).
   size_t device_bytes() const;
   int size() const { return n_; }
-  uint32_t table_size() const { return uint32_t(start_.size()); }
+  uint32_t table_size() const { return start_.empty() ? 0u : uint32_t(start_.size() - 1); }
 
  private:
   DeviceBuffer<uint32_t> key_;       ///< (n) bucket of each particle, then sorted
   DeviceBuffer<uint32_t> sorted_id_; ///< (n)
   DeviceBuffer<Vec3f> sorted_x_;     ///< (n)
-  DeviceBuffer<uint32_t> start_;     ///< (table)
-  DeviceBuffer<uint32_t> end_;       ///< (table)
+  DeviceBuffer<uint32_t> start_;     ///< (table + 1)
+  mutable DeviceBuffer<float> flag_; ///< (table) scratch of occupied_buckets
   float cell_ = 1.f;
   int n_ = 0;
 };

@@ -1,9 +1,18 @@
-// I-Cloth benchmarks (CPU unless a GPU answers): one frame of the small scenes and
-// of a pinned sheet at growing sizes without self-collision (forces + PCG only).
-// Per-stage times (ms per frame, averaged) are reported as counters.
-//   build-*/tests/bench/icloth_bench [--benchmark_filter=...]
+// I-Cloth benchmarks (CPU unless a GPU answers), per-stage times (ms per frame,
+// averaged over the measured frames) and collision counters reported as counters:
+//  - one frame of the small scenes (scenes/icloth_*.json);
+//  - BM_IClothLarge*: the sphere, twisting and funnel scenes refined to about
+//    20,000 triangles (the grids of the JSON scenes at a finer resolution);
+//  - BM_IClothTimeStep/N: the sphere scene with one implicit step of 1/N s per
+//    frame (N = 100, 50, 25; Tang et al. 2018, Fig. 11);
+//  - BM_IClothCcdCounts/I: full (I = 0) against incremental (I = 1) CCD box-pair
+//    counts on the funnel while the sheets land (Fig. 9);
+//  - a pinned sheet at growing sizes without self-collision (forces + PCG only).
+//   OMP_WAIT_POLICY=passive build-*/tests/bench/icloth_bench [--benchmark_filter=...]
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 #include <memory>
 #include <string>
@@ -17,27 +26,97 @@ using namespace cb;
 
 Context bench_context() { return make_context(BackendRequest::Auto); }
 
+// counters averaged per frame ("<name>") or maxed ("max <name>")
+const char* const kMeanCounters[] = {"cg iterations", "proximity pairs", "repulsion passes", "ccd rounds",
+                                     "ccd pairs full", "ccd pairs incremental", "impacts", "zones", "zone iterations"};
+const char* const kMaxCounters[] = {"fallbacks", "zone failures", "intersecting pairs", "ccd rounds"};
+
 // runs `warmup` frames, then measures frames; stage times become counters
 void run_frames(benchmark::State& state, World& w, int warmup) {
   for (int i = 0; i < warmup; ++i) w.step();
-  std::map<std::string, double> stages;
-  double cg = 0, impacts = 0, frames = 0;
+  std::map<std::string, double> stages, sums, maxes;
+  double frames = 0, fallbacks = 0;
   for (auto _ : state) {
     w.step();
-    for (const auto& s : w.stats().stages) stages[s.first] += s.second;
-    cg += w.stats().get("cg iterations");
-    impacts += w.stats().get("impacts");
+    const FrameStats& st = w.stats();
+    for (const auto& s : st.stages) stages[s.first] += s.second;
+    for (const char* c : kMeanCounters) sums[c] += st.get(c);
+    for (const char* c : kMaxCounters) maxes[c] = std::max(maxes[c], st.get(c));
+    fallbacks += st.get("fallbacks");
     frames += 1;
   }
   for (const auto& s : stages) state.counters[s.first + " ms"] = s.second / frames;
-  state.counters["cg it"] = cg / frames;
-  state.counters["impacts"] = impacts / frames;
+  for (const auto& s : sums) state.counters[s.first] = s.second / frames;
+  for (const auto& s : maxes) state.counters["max " + s.first] = s.second;
+  state.counters["fallback frames"] = fallbacks;
   state.counters["tris"] = double(w.model().num_tris());
 }
 
+// the grid of cloth c at nx x ny vertices: bilinear in the old grid's corners
+// (the JSON grids are flat), pins moved to the nearest new vertex
+void refine_grid(ClothSpec& c, int nx, int ny) {
+  const GridInfo g = c.grid;
+  const auto& P = c.mesh.positions;
+  const Vec3f p00 = P[0], p10 = P[size_t(g.nx - 1)], p01 = P[size_t(g.nx * (g.ny - 1))], p11 = P.back();
+  GridSpec spec;
+  spec.nx = nx;
+  spec.ny = ny;
+  TriMesh m = make_grid(spec);
+  for (int j = 0; j < ny; ++j)
+    for (int i = 0; i < nx; ++i) {
+      const float u = float(i) / float(nx - 1), v = float(j) / float(ny - 1);
+      m.positions[size_t(j * nx + i)] = (p00 * (1 - u) + p10 * u) * (1 - v) + (p01 * (1 - u) + p11 * u) * v;
+    }
+  std::vector<uint32_t> pins;
+  for (uint32_t p : c.pinned) {
+    const int i = int(p) % g.nx, j = int(p) / g.nx;
+    const int I = int(std::lround(float(i) * float(nx - 1) / float(g.nx - 1)));
+    const int J = int(std::lround(float(j) * float(ny - 1) / float(g.ny - 1)));
+    pins.push_back(uint32_t(J * nx + I));
+  }
+  c.mesh = m;
+  c.pinned = pins;
+  c.grid.nx = nx;
+  c.grid.ny = ny;
+  c.grid.spacing *= float(g.nx - 1) / float(nx - 1);
+}
+
+SceneSpec scene_file(const char* file) { return load_scene(std::string(CLOTHBOX_SOURCE_DIR) + "/scenes/" + file); }
+
 void scene_bench(benchmark::State& state, const char* file) {
-  World w(bench_context(), load_scene(std::string(CLOTHBOX_SOURCE_DIR) + "/scenes/" + file));
+  World w(bench_context(), scene_file(file));
   run_frames(state, w, 20);
+}
+
+// a scene with every cloth grid refined to n x n vertices
+void large_bench(benchmark::State& state, const char* file, int n, int warmup) {
+  SceneSpec s = scene_file(file);
+  for (ClothSpec& c : s.cloths) refine_grid(c, n, n);
+  World w(bench_context(), s);
+  run_frames(state, w, warmup);
+}
+
+// ~20,000 triangles: 2 x 71^2 grids (19,600), 1 x 100^2 (19,602), 3 x 58^2 (19,494)
+void BM_IClothLargeSphere(benchmark::State& s) { large_bench(s, "icloth_sphere.json", 71, 30); }
+void BM_IClothLargeTwisting(benchmark::State& s) { large_bench(s, "icloth_twisting.json", 100, 40); }
+void BM_IClothLargeFunnel(benchmark::State& s) { large_bench(s, "icloth_funnel.json", 58, 30); }
+
+// one implicit step of 1/N s per frame on the sphere scene (Fig. 11)
+void BM_IClothTimeStep(benchmark::State& state) {
+  SceneSpec s = scene_file("icloth_sphere.json");
+  s.dt = 1.f / float(state.range(0));
+  s.substeps = 1;
+  World w(bench_context(), s);
+  run_frames(state, w, int(state.range(0)) / 2);  // warm up for half a second
+}
+
+// full CCD in every round (0) against incremental rounds (1) on the funnel, the
+// frames where the sheets land on the funnel and on each other
+void BM_IClothCcdCounts(benchmark::State& state) {
+  SceneSpec s = scene_file("icloth_funnel.json");
+  s.solver_params["incremental_ccd"] = state.range(0) ? "true" : "false";
+  World w(bench_context(), s);
+  run_frames(state, w, 15);
 }
 
 void BM_IClothSphere(benchmark::State& s) { scene_bench(s, "icloth_sphere.json"); }
@@ -67,6 +146,11 @@ BENCHMARK(BM_IClothSphere)->Unit(benchmark::kMillisecond)->Iterations(30);
 BENCHMARK(BM_IClothTwisting)->Unit(benchmark::kMillisecond)->Iterations(30);
 BENCHMARK(BM_IClothScarf)->Unit(benchmark::kMillisecond)->Iterations(30);
 BENCHMARK(BM_IClothFunnel)->Unit(benchmark::kMillisecond)->Iterations(10);
+BENCHMARK(BM_IClothTimeStep)->Arg(100)->Arg(50)->Arg(25)->Unit(benchmark::kMillisecond)->Iterations(60);
+BENCHMARK(BM_IClothCcdCounts)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->Iterations(30);
+BENCHMARK(BM_IClothLargeSphere)->Unit(benchmark::kMillisecond)->Iterations(10);
+BENCHMARK(BM_IClothLargeTwisting)->Unit(benchmark::kMillisecond)->Iterations(10);
+BENCHMARK(BM_IClothLargeFunnel)->Unit(benchmark::kMillisecond)->Iterations(10);
 BENCHMARK(BM_IClothPinnedSheet)->Arg(32)->Arg(64)->Arg(100)->Unit(benchmark::kMillisecond)->Iterations(20);
 
 }  // namespace

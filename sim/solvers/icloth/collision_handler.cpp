@@ -1,5 +1,3 @@
-#include <cstdio>
-#include <cstdlib>
 // Penetration handling of I-Cloth (see collision_handler.h).
 #include "sim/solvers/icloth/collision_handler.h"
 
@@ -299,17 +297,6 @@ CollisionStats CollisionHandler::resolve(const Context& ctx, const CollisionInpu
     st.rounds++;
     if (imps.empty()) return st;
     st.impacts += imps.size();
-    if (getenv("ICLOTH_DEBUG")) {
-      int cc = 0, co = 0, ee = 0;
-      double mind = 1;
-      for (auto& im : imps) {
-        bool obs = false;
-        for (int k = 0; k < 4; ++k) obs |= size_t(im.v[k]) >= nverts_;
-        (obs ? co : cc)++;
-        ee += (im.w[0] != 1.f);
-      }
-      fprintf(stderr, "round %d: impacts %zu cloth-cloth %d cloth-obs %d ee %d\n", round, imps.size(), cc, co, ee);
-    }
     all.insert(all.end(), imps.begin(), imps.end());
     ZoneSet zs = build_zones(all, nverts_, *in.inv_mass);
     std::vector<ZoneResult> res(zs.verts.size());

@@ -21,9 +21,9 @@ struct IClothParams {
   float thickness = 0.f;         ///< m, collision thickness; 0 = the materials' thickness
   // cloth-cloth proximity repulsion and friction (Bridson et al. 2002, repulsion.h)
   bool repulsion = true;         ///< velocity filter for cloth-cloth pairs closer than the proximity distance
-  float repulsion_scale = 1.f;   ///< proximity distance / thickness
+  float repulsion_scale = 1.25f; ///< proximity distance / thickness (> 1: the zones separate to the thickness)
   float repulsion_rate = 0.1f;   ///< fraction of the overlap pushed out per step
-  int repulsion_passes = 4;      ///< Jacobi passes of the filter (each followed by the obstacle filter)
+  int repulsion_passes = 32;     ///< max Jacobi passes of the filter (each followed by the obstacle filter)
   int zone_iterations = 100;     ///< max gradient-descent iterations of the zone solver (Sec. 4)
   float zone_mu = 1e3f;          ///< augmented-Lagrangian penalty mu (Eq. 5-6)
   float chebyshev_rho = 0.9992f; ///< Chebyshev acceleration spectral radius (Eq. 8)

@@ -30,6 +30,7 @@ CB_HD inline bool finish_pair(ProxPair& p, Vec3f d, Vec3f fallback, float D) {
     if (dot(p.n, d) < 0.f) p.n = -p.n;
   }
   p.overlap = D - dist;
+  p.reach = D;
   return true;
 }
 
@@ -100,8 +101,9 @@ struct PassArgs {
   float h, rate;
 };
 
-// the velocity change of each pair corner for the current velocities
-CB_HD inline bool pair_impulse(const PassArgs& a, int i, Vec3f* dv) {
+// the velocity change of each pair corner for the current velocities; *unmet:
+// the normal velocity misses the target by more than 1% of D per step
+CB_HD inline bool pair_impulse(const PassArgs& a, int i, Vec3f* dv, bool* unmet) {
   const ProxPair p = a.pairs[i];
   const int vid[4] = {p.v.a, p.v.b, p.v.c, p.v.d};
   Vec3f vrel{};
@@ -112,6 +114,7 @@ CB_HD inline bool pair_impulse(const PassArgs& a, int i, Vec3f* dv) {
   }
   const float vn = dot(vrel, p.n), target = a.rate * p.overlap / a.h;
   const float dvn = target - vn;
+  *unmet = dvn > 0.01f * p.reach / a.h && s > 0.f;
   if (!(dvn > 0.f) || !(s > 0.f)) return false;
   Vec3f change = p.n * dvn;  // wanted change of the relative velocity
   const Vec3f vt = vrel - p.n * vn;
@@ -121,38 +124,60 @@ CB_HD inline bool pair_impulse(const PassArgs& a, int i, Vec3f* dv) {
   return true;
 }
 
-void pair_pass(const Context& ctx, const PassArgs& a, int np, Vec3f* dv, uint32_t* active) {
+void pair_pass(const Context& ctx, const PassArgs& a, int np, Vec3f* dv, uint32_t* active, uint32_t* unmet) {
   parallel_for(ctx, np, [=] CB_HD(int i) {
     Vec3f d[4];
-    bool on = pair_impulse(a, i, d);
+    bool u = false;
+    bool on = pair_impulse(a, i, d, &u);
     for (int k = 0; k < 4; ++k) dv[4 * i + k] = on ? d[k] : Vec3f{};
     active[i] = on ? 1u : 0u;
+    unmet[i] = u ? 1u : 0u;
   });
 }
 
-// per vertex: the mean change of its active pairs
-void vertex_pass(const Context& ctx, const uint32_t* run_vert, const uint32_t* run_start, int nruns, int nentries,
-                 const uint32_t* entry, const Vec3f* dv, const uint32_t* active, const float* inv_mass, Vec3f* v) {
-  parallel_for(ctx, nruns, [=] CB_HD(int r) {
-    const uint32_t vi = run_vert[r];
+// the incidence runs: one per vertex, entries 4 p + k
+struct Runs {
+  const uint32_t* vert;
+  const uint32_t* start;
+  const uint32_t* entry;
+  int nruns, nentries;
+  CB_HD uint32_t end(int r) const { return r + 1 < nruns ? start[r + 1] : uint32_t(nentries); }
+};
+
+// per vertex: the number of active pairs it is in
+void count_active(const Context& ctx, const Runs& R, const uint32_t* active, uint32_t* count) {
+  parallel_for(ctx, R.nruns, [=] CB_HD(int r) {
+    uint32_t c = 0;
+    for (uint32_t k = R.start[r]; k < R.end(r); ++k) c += active[R.entry[k] / 4];
+    count[R.vert[r]] = c;
+  });
+}
+
+// per vertex: the sum of its active pairs' changes, each pair scaled by
+// 1 / (the largest active count among its free vertices); one scale per pair
+// keeps every pair's impulses summing to zero (momentum is conserved)
+void vertex_pass(const Context& ctx, const Runs& R, const ProxPair* pairs, const Vec3f* dv, const uint32_t* active,
+                 const uint32_t* count, const float* inv_mass, Vec3f* v) {
+  parallel_for(ctx, R.nruns, [=] CB_HD(int r) {
+    const uint32_t vi = R.vert[r];
     if (inv_mass[vi] == 0.f) return;
-    const uint32_t end = r + 1 < nruns ? run_start[r + 1] : uint32_t(nentries);
     Vec3f sum{};
-    int cnt = 0;
-    for (uint32_t k = run_start[r]; k < end; ++k) {
-      const uint32_t e = entry[k];
+    for (uint32_t k = R.start[r]; k < R.end(r); ++k) {
+      const uint32_t e = R.entry[k];
       if (!active[e / 4]) continue;
-      sum += dv[e];
-      ++cnt;
+      const Int4 q = pairs[e / 4].v;
+      const int id[4] = {q.a, q.b, q.c, q.d};
+      uint32_t m = 1;
+      for (int j = 0; j < 4; ++j)
+        if (inv_mass[id[j]] != 0.f && count[id[j]] > m) m = count[id[j]];
+      sum += dv[e] / float(m);
     }
-    if (cnt) v[vi] += sum / float(cnt);
+    v[vi] += sum;
   });
 }
 
 // the number of set flags (a sum of 0/1, exact in float up to 2^24)
-size_t count_flags(const Context& ctx, const uint32_t* flags, int n) {
-  DeviceBuffer<float> tmp(ctx, size_t(n));
-  float* t = tmp.data();
+size_t count_flags(const Context& ctx, const uint32_t* flags, int n, float* t) {
   parallel_for(ctx, n, [=] CB_HD(int i) { t[i] = float(flags[i]); });
   return size_t(reduce_sum(ctx, t, size_t(n)) + 0.5);
 }
@@ -161,6 +186,7 @@ size_t count_flags(const Context& ctx, const uint32_t* flags, int n) {
 
 void ClothRepulsion::set_cloth(const Context& ctx, size_t nverts, const std::vector<Int3>& tris, const Topology& topo) {
   topo_.upload(ctx, nverts, tris, topo);
+  count_.resize(ctx, nverts);
 }
 
 size_t ClothRepulsion::find(const Context& ctx, const Vec3f* x, const float* thickness, const float* friction,
@@ -188,6 +214,7 @@ size_t ClothRepulsion::find(const Context& ctx, const Vec3f* x, const float* thi
     nruns_ = run_starts(ctx, inc_vert_.data(), 4 * np, run_vert_.data(), run_start_.data());
   }
   dv_.resize(ctx, 4 * np);
+  sum_.resize(ctx, np);
   active_.resize(ctx, np);
   return np;
 }
@@ -196,15 +223,17 @@ size_t ClothRepulsion::apply_pass(const Context& ctx, Vec3f* v, const float* inv
                                   const RepulsionSettings& s) {
   const int np = int(pairs_.size());
   if (np == 0) return 0;
-  pair_pass(ctx, PassArgs{pairs_.data(), v, inv_mass, h, s.rate}, np, dv_.data(), active_.data());
-  vertex_pass(ctx, run_vert_.data(), run_start_.data(), int(nruns_), 4 * np, inc_entry_.data(), dv_.data(),
-              active_.data(), inv_mass, v);
-  return count_flags(ctx, active_.data(), np);
+  pair_pass(ctx, PassArgs{pairs_.data(), v, inv_mass, h, s.rate}, np, dv_.data(), active_.data(), flags_.data());
+  const Runs R{run_vert_.data(), run_start_.data(), inc_entry_.data(), int(nruns_), 4 * np};
+  count_active(ctx, R, active_.data(), count_.data());
+  vertex_pass(ctx, R, pairs_.data(), dv_.data(), active_.data(), count_.data(), inv_mass, v);
+  return count_flags(ctx, flags_.data(), np, sum_.data());
 }
 
 size_t ClothRepulsion::device_bytes() const {
   return cand_.tri_pairs.bytes() + cand_.vf.bytes() + cand_.ee.bytes() + all_.bytes() + pairs_.bytes() +
-         flags_.bytes() + keep_.bytes() + inc_vert_.bytes() * 4 + dv_.bytes() + active_.bytes();
+         flags_.bytes() + keep_.bytes() + inc_vert_.bytes() * 4 + dv_.bytes() + active_.bytes() + count_.bytes() +
+         sum_.bytes();
 }
 
 }  // namespace cb::icloth

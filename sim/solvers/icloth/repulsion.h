@@ -17,8 +17,9 @@
 //     impulse lambda = dv / sum_k w_k^2 / m_k gives vertex k the change
 //     w_k lambda / m_k (momentum is conserved: sum_k w_k = 0); pinned vertices
 //     (inverse mass 0) do not move. Pairs sharing vertices are combined Jacobi
-//     style, each vertex taking the mean of its active pairs' changes, and the
-//     pass is repeated.
+//     style: each pair's impulse is divided by the largest number of active
+//     pairs at any of its free vertices (one factor per pair, so momentum stays
+//     conserved), the vertices sum them, and the pass is repeated.
 // Gather-only: pair results are summed per vertex through a sorted incidence list,
 // so the CPU result does not depend on the thread count.
 #pragma once
@@ -38,14 +39,15 @@ struct ProxPair {
   float w[4] = {0, 0, 0, 0};  ///< weights, sum 0
   Vec3f n;                 ///< unit normal, n . sum w_k x_k = distance > 0
   float overlap = 0;       ///< m, D - distance (> 0)
+  float reach = 0;         ///< m, the proximity distance D of the pair
   float mu = 0;            ///< Coulomb coefficient of the pair
 };
 
 /// Settings of the filter.
 struct RepulsionSettings {
-  float scale = 1.f;   ///< proximity distance D = scale * thickness (per pair, the largest of its vertices)
+  float scale = 1.25f; ///< proximity distance D = scale * thickness (per pair, the largest of its vertices)
   float rate = 0.1f;   ///< fraction of the overlap pushed out per step (Bridson's 0.1)
-  int passes = 4;      ///< Jacobi passes over the pairs
+  int passes = 32;     ///< max Jacobi passes over the pairs (stops once every pair is met)
 };
 
 class ClothRepulsion {
@@ -59,7 +61,8 @@ class ClothRepulsion {
               const RepulsionSettings& s);
   /// One filter pass over the pairs of the last find(): changes v (nverts, m/s)
   /// of free vertices (inv_mass != 0). h: s, step. Returns the number of pairs
-  /// that needed an impulse.
+  /// whose relative normal velocity, before this pass, missed the target by more
+  /// than 0.01 D / h (0: the filter has converged).
   size_t apply_pass(const Context& ctx, Vec3f* v, const float* inv_mass, float h, const RepulsionSettings& s);
   /// The pairs of the last find() (host copy, for tests and debug drawing).
   std::vector<ProxPair> pairs() const { return pairs_.to_host(); }
@@ -76,6 +79,8 @@ class ClothRepulsion {
   size_t nruns_ = 0, candidates_ = 0;
   DeviceBuffer<Vec3f> dv_;         ///< (4 npairs) velocity change per pair corner
   DeviceBuffer<uint32_t> active_;  ///< (npairs) the pair needed an impulse in this pass
+  DeviceBuffer<uint32_t> count_;   ///< (nverts) active pairs per vertex (valid for vertices in pairs)
+  DeviceBuffer<float> sum_;        ///< (npairs) scratch of the unmet-pair count
 };
 
 }  // namespace cb::icloth

@@ -136,6 +136,7 @@ void IClothSolver::step(const StepInputs& in, SimState& state) {
   in.stats.set("cg iterations", 0);
   in.stats.set("proximity pairs", 0);
   in.stats.set("repulsion impulses", 0);
+  in.stats.set("repulsion passes", 0);
   if (in.obstacles.has_meshes()) {
     ScopedStage s(in.timer, "obstacle bvh");
     impl_->mesh_prox.update(ctx_, in.obstacles, in.dt);
@@ -154,6 +155,8 @@ void IClothSolver::step(const StepInputs& in, SimState& state) {
 }
 
 namespace {
+
+void add_stat(FrameStats& st, const char* name, double v) { st.set(name, st.get(name) + v); }
 
 // the analytic shapes posed at fractions tau0 / tau1 of the frame, on the backend
 void upload_shapes(const Context& ctx, const ObstacleSet& o, float tau0, float tau1, DeviceBuffer<Shape>& start,
@@ -220,8 +223,10 @@ void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, dou
     ScopedStage s(in.timer, "repulsion");
     const RepulsionSettings rs = repulsion_settings();
     for (int pass = 0; pass < rs.passes; ++pass) {
-      size_t act = d.repulsion.apply_pass(ctx_, d.v_new.data(), state.inv_mass.data(), h, rs);
-      if (pass == 0) in.stats.set("repulsion impulses", in.stats.get("repulsion impulses") + double(act));
+      size_t unmet = d.repulsion.apply_pass(ctx_, d.v_new.data(), state.inv_mass.data(), h, rs);
+      if (pass == 0) in.stats.set("repulsion impulses", in.stats.get("repulsion impulses") + double(unmet));
+      if (unmet == 0) break;
+      add_stat(in.stats, "repulsion passes", 1);
       obstacle_filter(in, state, h, 1);  // the obstacles have the last word
     }
   }
@@ -253,8 +258,6 @@ void IClothSolver::obstacle_filter(const StepInputs& in, SimState& state, float 
 }
 
 namespace {
-
-void add_stat(FrameStats& st, const char* name, double v) { st.set(name, st.get(name) + v); }
 
 void lerp_positions(const std::vector<Vec3f>& a, const std::vector<Vec3f>& b, float t, std::vector<Vec3f>& out) {
   out.resize(b.size());

@@ -34,7 +34,7 @@ struct BendCoef {
 struct HostConstraintSet {
   std::vector<Int2> edges;              ///< (nedges) colour order
   std::vector<float> edge_rest;         ///< (nedges) m
-  std::vector<float> edge_factor;       ///< (nedges) compliance factor (1/m^0: alpha_e = factor * compliance)
+  std::vector<float> edge_factor;       ///< (nedges) dimensionless: alpha_e = factor * stretch (or shear) compliance
   std::vector<uint8_t> edge_shear;      ///< (nedges) 1 = shear edge (uses shear_compliance)
   std::vector<float> edge_theta;        ///< (nedges) Jacobi scale 1 / max vertex degree
   std::vector<uint32_t> edge_color_start;  ///< (ncolors + 1)

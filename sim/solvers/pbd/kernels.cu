@@ -9,11 +9,26 @@
 #include "sim/solvers/pbd/constraints.h"
 
 namespace cb::pbd {
+namespace {
+
+// parallel_for, but small CPU loops run on the calling thread: an OpenMP region
+// costs microseconds, more than a colour of a small cloth (results are identical).
+constexpr int kSerialBelow = 2048;
+template <class F>
+void for_each(const Context& ctx, int n, F f) {
+  if (!ctx.is_cuda() && n < kSerialBelow) {
+    for (int i = 0; i < n; ++i) f(i);
+    return;
+  }
+  parallel_for(ctx, n, f);
+}
+
+}  // namespace
 
 void predict(const Context& ctx, const PbdView& p, const ForceArgs& f) {
   const PbdView q = p;
   const ForceArgs fa = f;
-  parallel_for(ctx, q.nverts, [=] CB_HD(int i) {
+  for_each(ctx, q.nverts, [=] CB_HD(int i) {
     Vec3f xi = q.x[i];
     q.x0[i] = xi;
     q.contact[i] = VertexContact{};
@@ -35,7 +50,7 @@ void predict(const Context& ctx, const PbdView& p, const ForceArgs& f) {
 
 void stretch_color(const Context& ctx, const PbdView& p, int first, int count, Compliance c) {
   const PbdView q = p;
-  parallel_for(ctx, count, [=] CB_HD(int k) {
+  for_each(ctx, count, [=] CB_HD(int k) {
     const int e = first + k;
     const Int2 ed = q.edges[e];
     const float wa = q.w[ed.a], wb = q.w[ed.b];
@@ -57,7 +72,7 @@ CB_HD CB_INLINE void load_hinge(const PbdView& q, const Int4& h, Vec3f xs[4], fl
 
 void bend_color(const Context& ctx, const PbdView& p, int first, int count, Compliance c) {
   const PbdView q = p;
-  parallel_for(ctx, count, [=] CB_HD(int k) {
+  for_each(ctx, count, [=] CB_HD(int k) {
     const int b = first + k;
     const Int4 h = q.bends[b];
     Vec3f xs[4];
@@ -77,7 +92,7 @@ void bend_color(const Context& ctx, const PbdView& p, int first, int count, Comp
 namespace {
 // x_i += w_i * sum over incident edges of (+-) edge_corr
 void gather_edges(const Context& ctx, const PbdView& q) {
-  parallel_for(ctx, q.nverts, [=] CB_HD(int i) {
+  for_each(ctx, q.nverts, [=] CB_HD(int i) {
     const float wi = q.w[i];
     if (wi <= 0.f) return;
     Vec3f sum{};
@@ -92,7 +107,7 @@ void gather_edges(const Context& ctx, const PbdView& q) {
 
 // x_i += w_i * sum over incident hinges of k_slot * bend_corr
 void gather_bends(const Context& ctx, const PbdView& q) {
-  parallel_for(ctx, q.nverts, [=] CB_HD(int i) {
+  for_each(ctx, q.nverts, [=] CB_HD(int i) {
     const float wi = q.w[i];
     if (wi <= 0.f) return;
     Vec3f sum{};
@@ -105,35 +120,10 @@ void gather_bends(const Context& ctx, const PbdView& q) {
 }
 }  // namespace
 
-void warm_start(const Context& ctx, const PbdView& p, float keep, bool bending) {
-  const PbdView q = p;
-  parallel_for(ctx, q.nedges, [=] CB_HD(int e) {
-    const Int2 ed = q.edges[e];
-    const float lam = q.edge_lambda[e] * keep;
-    q.edge_lambda[e] = lam;
-    q.edge_corr[e] = normalize(q.x[ed.b] - q.x[ed.a]) * lam;
-  });
-  gather_edges(ctx, q);
-  if (!bending) return;
-  parallel_for(ctx, q.nbends, [=] CB_HD(int b) {
-    const Int4 h = q.bends[b];
-    Vec3f lam = q.bend_lambda[b] * keep;
-    q.bend_lambda[b] = lam;
-    if (q.bend_rest_norm[b] > 0.f) {  // scalar constraint: gradient k_i * v / |v|
-      const BendCoef kc = q.bend_coef[b];
-      Vec3f v = q.x[h.a] * kc.k[0] + q.x[h.b] * kc.k[1] + q.x[h.c] * kc.k[2] + q.x[h.d] * kc.k[3];
-      q.bend_corr[b] = normalize(v) * lam.x;
-    } else {
-      q.bend_corr[b] = lam;
-    }
-  });
-  gather_bends(ctx, q);
-}
-
 void stretch_jacobi(const Context& ctx, const PbdView& p, Compliance c, float omega) {
   const PbdView q = p;
   // corrections from the same positions, scaled consistently with lambda
-  parallel_for(ctx, q.nedges, [=] CB_HD(int e) {
+  for_each(ctx, q.nedges, [=] CB_HD(int e) {
     const Int2 ed = q.edges[e];
     const float at = q.edge_factor[e] * (q.edge_shear[e] ? c.shear_t : c.stretch_t);
     float dl;
@@ -147,7 +137,7 @@ void stretch_jacobi(const Context& ctx, const PbdView& p, Compliance c, float om
 
 void bend_jacobi(const Context& ctx, const PbdView& p, Compliance c, float omega) {
   const PbdView q = p;
-  parallel_for(ctx, q.nbends, [=] CB_HD(int b) {
+  for_each(ctx, q.nbends, [=] CB_HD(int b) {
     const Int4 h = q.bends[b];
     Vec3f xs[4];
     float ws[4];
@@ -166,14 +156,14 @@ void grab(const Context& ctx, const PbdView& p, const Grab& g) {
   Vec3f* x = p.x;
   const float* w = p.w;
   const Grab gg = g;
-  parallel_for(ctx, 1, [=] CB_HD(int) { project_grab(gg, x, w); });
+  for_each(ctx, 1, [=] CB_HD(int) { project_grab(gg, x, w); });
 }
 
 void collide_shapes(const Context& ctx, const PbdView& p, const Shape* shapes, const Shape* now, const Shape* prev,
                     int nshapes, float frame_dt) {
   if (nshapes <= 0) return;
   const PbdView q = p;
-  parallel_for(ctx, q.nverts, [=] CB_HD(int i) {
+  for_each(ctx, q.nverts, [=] CB_HD(int i) {
     if (q.w[i] <= 0.f) return;
     Vec3f xi = q.x[i];
     const float th = q.thickness[i];
@@ -199,7 +189,7 @@ void collide_shapes(const Context& ctx, const PbdView& p, const Shape* shapes, c
 
 void collide_mesh(const Context& ctx, const PbdView& p, const ObstacleContact* contacts) {
   const PbdView q = p;
-  parallel_for(ctx, q.nverts, [=] CB_HD(int i) {
+  for_each(ctx, q.nverts, [=] CB_HD(int i) {
     const ObstacleContact oc = contacts[i];
     if (oc.tri < 0 || q.w[i] <= 0.f) return;
     Vec3f xi = q.x[i];
@@ -215,9 +205,35 @@ void collide_mesh(const Context& ctx, const PbdView& p, const ObstacleContact* c
   });
 }
 
+void self_collide(const Context& ctx, const PbdView& p, const ParticleHashView& hash, const Vec3f* rest, float radius) {
+  const PbdView q = p;
+  const ParticleHashView hv = hash;
+  const float dmin = 2.f * radius, rest_min2 = (1.5f * dmin) * (1.5f * dmin);
+  for_each(ctx, q.nverts, [=] CB_HD(int i) {
+    Vec3f sum{};
+    const float wi = q.w[i];
+    if (wi > 0.f) {
+      const Vec3f xi = q.x[i], ri = rest[i];
+      int count = 0;
+      hv.for_each_within(xi, dmin, [&](uint32_t j, Vec3f) {
+        if (int(j) == i || length2(rest[j] - ri) < rest_min2) return;
+        Vec3f d = xi - q.x[j];
+        float l = length(d);
+        if (l >= dmin || l <= 0.f) return;
+        float wsum = wi + q.w[j];
+        sum += d * ((dmin - l) / l * wi / wsum);
+        count++;
+      });
+      if (count > 1) sum = sum / float(count);
+    }
+    q.dx[i] = sum;
+  });
+  for_each(ctx, q.nverts, [=] CB_HD(int i) { q.x[i] += q.dx[i]; });
+}
+
 void friction_and_velocity(const Context& ctx, const PbdView& p, float h) {
   const PbdView q = p;
-  parallel_for(ctx, q.nverts, [=] CB_HD(int i) {
+  for_each(ctx, q.nverts, [=] CB_HD(int i) {
     if (q.w[i] <= 0.f) {
       q.v[i] = Vec3f{};
       return;
@@ -244,13 +260,13 @@ double residual(const Context& ctx, const PbdView& p, Compliance c, bool bending
   if (scratch.size() < size_t(ne + nb)) scratch.resize(ctx, size_t(ne + nb));
   float* r = scratch.data();
   const PbdView q = p;
-  parallel_for(ctx, ne, [=] CB_HD(int e) {
+  for_each(ctx, ne, [=] CB_HD(int e) {
     const Int2 ed = q.edges[e];
     const float at = q.edge_factor[e] * (q.edge_shear[e] ? c.shear_t : c.stretch_t);
     float v = distance_residual(q.x[ed.a], q.x[ed.b], q.edge_rest[e], at, q.edge_lambda[e]);
     r[e] = v * v;
   });
-  parallel_for(ctx, nb, [=] CB_HD(int b) {
+  for_each(ctx, nb, [=] CB_HD(int b) {
     const Int4 h = q.bends[b];
     Vec3f xs[4] = {q.x[h.a], q.x[h.b], q.x[h.c], q.x[h.d]};
     float v = bend_residual(xs, q.bend_coef[b].k, q.bend_rest_norm[b], q.bend_factor[b] * c.bend_t, q.bend_lambda[b]);

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "sim/collision/obstacle_proximity.h"
+#include "sim/collision/particle_hash.h"
 #include "sim/core/backend.h"
 #include "sim/core/buffer.h"
 #include "sim/core/math.h"
@@ -74,9 +75,6 @@ void bend_color(const Context& ctx, const PbdView& p, int first, int count, Comp
 /// the same positions, scaled by omega / (max vertex degree), then gathered.
 void stretch_jacobi(const Context& ctx, const PbdView& p, Compliance c, float omega);
 void bend_jacobi(const Context& ctx, const PbdView& p, Compliance c, float omega);
-/// Warm start: scales the multipliers by `keep` and applies their corrections
-/// dx_i = w_i grad_i C lambda at the predicted positions (gathered per vertex).
-void warm_start(const Context& ctx, const PbdView& p, float keep, bool bending);
 /// Mouse grab (one projection of the attachment, Grab::stiffness of the gap).
 void grab(const Context& ctx, const PbdView& p, const Grab& g);
 /// Pushes vertices out of the analytic shapes (thickness offset); records contacts.
@@ -85,6 +83,12 @@ void collide_shapes(const Context& ctx, const PbdView& p, const Shape* shapes, c
                     int nshapes, float frame_dt);
 /// Pushes vertices out along the mesh-obstacle contact planes found this substep.
 void collide_mesh(const Context& ctx, const PbdView& p, const ObstacleContact* contacts);
+/// Particle-particle self-collision (Macklin et al. 2014 style, Jacobi-averaged):
+/// every pair closer than 2 radius is pushed apart along their line, split by
+/// inverse mass, unless their rest distance is below 2 radius * 1.5 (mesh
+/// neighbours). `hash` must be built on the current positions p.x; rest: (nverts)
+/// rest positions. Uses p.dx as scratch.
+void self_collide(const Context& ctx, const PbdView& p, const ParticleHashView& hash, const Vec3f* rest, float radius);
 /// Position-level Coulomb friction from the recorded contacts, then
 /// v = (x - x0) / h with the material's damping. Pinned: v = 0.
 void friction_and_velocity(const Context& ctx, const PbdView& p, float h);

@@ -12,7 +12,6 @@ std::string PbdParams::validate() const {
   if (!(stretch_compliance >= 0.f) || !std::isfinite(stretch_compliance)) return "stretch_compliance must be >= 0 (m/N)";
   if (!(shear_compliance >= 0.f) || !std::isfinite(shear_compliance)) return "shear_compliance must be >= 0 (m/N)";
   if (!(bend_compliance >= 0.f) || !std::isfinite(bend_compliance)) return "bend_compliance must be >= 0 (1/(N m))";
-  if (!(warm_start >= 0.f && warm_start <= 1.f)) return "warm_start must be in [0, 1]";
   if (!(self_radius >= 0.f) || !std::isfinite(self_radius)) return "self_radius must be >= 0 (m)";
   return "";
 }
@@ -27,10 +26,9 @@ ParamTable PbdParams::to_table() const {
   t.add_float("stretch_compliance", stretch_compliance, 0.0, 1.0, "m/N", "1 / membrane stretch stiffness (0 = rigid)", true);
   t.add_float("shear_compliance", shear_compliance, 0.0, 1.0, "m/N", "1 / shear stiffness of quad-grid diagonals", true);
   t.add_float("bend_compliance", bend_compliance, 0.0, 1e12, "1/(N m)", "1 / bending stiffness B (isometric bending)", true);
-  t.add_float("warm_start", warm_start, 0.0, 1.0, "", "fraction of last substep's multipliers re-applied (0 = plain XPBD)");
   t.add_bool("bending", bending, "bending constraints on/off");
   t.add_bool("self_collision", self_collision, "particle-particle self-collision");
-  t.add_float("self_radius", self_radius, 0.0, 0.1, "m", "self-collision particle radius (0 = from thickness)");
+  t.add_float("self_radius", self_radius, 0.0, 0.1, "m", "self-collision particle radius (0 = max(thickness/2, 0.3 x mean edge))");
   t.add_bool("measure_residual", measure_residual, "report the constraint residual (stats 'pbd residual')");
   return t;
 }
@@ -46,7 +44,6 @@ PbdParams PbdParams::from_table(const ParamTable& t) {
   p.stretch_compliance = float(num("stretch_compliance", p.stretch_compliance));
   p.shear_compliance = float(num("shear_compliance", p.shear_compliance));
   p.bend_compliance = float(num("bend_compliance", p.bend_compliance));
-  p.warm_start = float(num("warm_start", p.warm_start));
   p.bending = num("bending", p.bending) != 0;
   p.self_collision = num("self_collision", p.self_collision) != 0;
   p.self_radius = float(num("self_radius", p.self_radius));

@@ -23,20 +23,17 @@ namespace cb {
 enum class PbdMode { GaussSeidel = 0, Jacobi = 1 };
 
 struct PbdParams {
-  int iterations = 10;   ///< constraint iterations per substep
-  int substeps = 0;      ///< substeps per frame; 0 = the Simulation panel's value
+  int iterations = 3;    ///< constraint iterations per substep
+  int substeps = 20;     ///< substeps per frame (Macklin 2019: many small steps); 0 = the Simulation panel's value
   PbdMode mode = PbdMode::GaussSeidel;
   float jacobi_omega = 1.5f;
-  float sor = 1.f;            ///< Gauss-Seidel successive over-relaxation of each step, in (0, 2)  ///< Jacobi relaxation (averaged corrections times omega), in (0, 2]
+  float sor = 1.f;            ///< Gauss-Seidel over-relaxation of each step, in (0, 2); above ~1.5 stiff cloth may diverge  ///< Jacobi relaxation (averaged corrections times omega), in (0, 2]
   float stretch_compliance = 2e-4f;  ///< m/N, 1 / membrane stretch stiffness
   float shear_compliance = 2e-3f;    ///< m/N, 1 / shear stiffness (quad-grid diagonal edges)
   float bend_compliance = 1e5f;      ///< 1/(N m), 1 / bending stiffness B
-  /// Fraction of the previous substep's multipliers re-applied at the start of a
-  /// substep (0 = classic XPBD, lambda reset to 0). See solver.h.
-  float warm_start = 0.f;
   bool bending = true;               ///< bending constraints on/off
   bool self_collision = true;        ///< particle-particle self-collision (also needs the scene switch)
-  float self_radius = 0.f;           ///< m, particle radius for self-collision; 0 = from the material thickness
+  float self_radius = 0.f;           ///< m, self-collision particle radius; 0 = max(thickness / 2, 0.3 mean edge length)
   bool measure_residual = false;     ///< report the constraint residual in the stats (costs a reduction)
 
   /// "" when valid, else the first problem.

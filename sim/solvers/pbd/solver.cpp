@@ -42,6 +42,7 @@ PbdSolver::PbdSolver(const Context& ctx, const ClothModel& model) : ctx_(ctx) {
   for (float t : h.vert_thickness) max_thickness_ = std::max(max_thickness_, t);
   for (float l : h.edge_rest) mean_edge_ += l / float(h.edge_rest.size());
   x0_.resize(ctx, nverts_);
+  rest_.upload(ctx, model.rest);
   contact_.resize(ctx, nverts_);
   edge_lambda_.resize(ctx, h.edges.size());
   bend_lambda_.resize(ctx, h.bends.size());
@@ -58,7 +59,7 @@ std::string PbdSolver::set_typed_params(const PbdParams& p) {
 size_t PbdSolver::device_bytes() const {
   return cs_.bytes() + x0_.bytes() + dx_.bytes() + edge_corr_.bytes() + bend_corr_.bytes() + bend_lambda_.bytes() +
          edge_lambda_.bytes() + scratch_.bytes() + contact_.bytes() + mesh_contacts_.bytes() + shapes_sub_.bytes() +
-         proximity_.device_bytes();
+         proximity_.device_bytes() + hash_.device_bytes() + rest_.bytes();
 }
 
 pbd::PbdView PbdSolver::view(SimState& s) {
@@ -98,8 +99,7 @@ pbd::PbdView PbdSolver::view(SimState& s) {
 
 void PbdSolver::step(const StepInputs& in, SimState& state) {
   if (state.size() != nverts_) throw Error("pbd: state has " + std::to_string(state.size()) + " vertices, model " + std::to_string(nverts_));
-  const bool need_corr = params_.mode == PbdMode::Jacobi || params_.warm_start > 0.f;
-  if (need_corr && edge_corr_.size() != cs_.edges.size()) {
+  if (params_.mode == PbdMode::Jacobi && edge_corr_.size() != cs_.edges.size()) {
     edge_corr_.resize(ctx_, cs_.edges.size());
     bend_corr_.resize(ctx_, cs_.bends.size());
   }
@@ -131,14 +131,8 @@ void PbdSolver::substep(const StepInputs& in, pbd::PbdView& v, int k, int n, flo
     ScopedStage s(in.timer, "pbd predict");
     pbd::ForceArgs f{in.env.gravity, in.env.wind, in.env.air_drag, float(in.time + double(k) * h), h};
     pbd::predict(ctx_, v, f);
-    if (params_.warm_start > 0.f && last_h_ > 0.f) {  // multipliers scale with h^2 (lambda = force h^2)
-      float r = h / last_h_;
-      pbd::warm_start(ctx_, v, params_.warm_start * r * r, params_.bending);
-    } else {
-      edge_lambda_.fill_zero();
-      bend_lambda_.fill_zero();
-    }
-    last_h_ = h;
+    edge_lambda_.fill_zero();
+    bend_lambda_.fill_zero();
     if (in.obstacles.num_shapes() > 0) upload_substep_shapes(in.obstacles, float(k + 1) / float(n));
     if (in.obstacles.has_meshes())
       proximity_.query(ctx_, v.x, v.nverts, max_thickness_ + mean_edge_, mesh_contacts_.data());
@@ -150,9 +144,26 @@ void PbdSolver::substep(const StepInputs& in, pbd::PbdView& v, int k, int n, flo
     ScopedStage s(in.timer, "pbd project");
     for (int it = 0; it < params_.iterations; ++it) project(in, v, c);
   }
+  if (params_.self_collision && in.self_collision) {
+    ScopedStage s(in.timer, "pbd self-collision");
+    self_collision(v);
+  }
   ScopedStage s(in.timer, "pbd velocity");
   if (params_.measure_residual && k == n - 1) last_residual_ = pbd::residual(ctx_, v, c, params_.bending, scratch_);
   pbd::friction_and_velocity(ctx_, v, h);
+}
+
+float PbdSolver::self_radius() const {
+  return params_.self_radius > 0.f ? params_.self_radius : std::max(0.5f * max_thickness_, 0.3f * mean_edge_);
+}
+
+void PbdSolver::self_collision(const pbd::PbdView& v) {
+  if (dx_.size() != nverts_) dx_.resize(ctx_, nverts_);
+  pbd::PbdView w = v;
+  w.dx = dx_.data();
+  const float r = self_radius();
+  hash_.build(ctx_, v.x, v.nverts, 2.f * r);
+  pbd::self_collide(ctx_, w, hash_.view(), rest_.data(), r);
 }
 
 void PbdSolver::project(const StepInputs& in, const pbd::PbdView& v, pbd::Compliance c) {

@@ -8,8 +8,10 @@
 //    pass, colours in sequence; Jacobi with averaging is the alternative mode;
 //  - constraints: edge distance (stretch; quad-grid diagonals use the shear
 //    compliance), isometric bending (Bergou et al. 2006), the mouse grab (Mueller
-//    et al. 2007 attachment), obstacles (analytic shapes, triangle meshes) with
-//    Coulomb friction, pins (inverse mass 0).
+//    et al. 2007 attachment), obstacles (analytic shapes, triangle meshes through
+//    ObstacleProximity) with position-level Coulomb friction (Macklin et al. 2014),
+//    pins (inverse mass 0), particle-particle self-collision through ParticleHash
+//    (once per substep, after the iterations; no self-friction).
 // Parameters and their mapping to the Material: params.h, constraint_set.h.
 #pragma once
 
@@ -18,6 +20,7 @@
 #include <vector>
 
 #include "sim/collision/obstacle_proximity.h"
+#include "sim/collision/particle_hash.h"
 #include "sim/solvers/pbd/constraint_set.h"
 #include "sim/solvers/pbd/kernels.h"
 #include "sim/solvers/pbd/params.h"
@@ -51,6 +54,8 @@ class PbdSolver final : public Solver {
   void substep(const StepInputs& in, pbd::PbdView& v, int k, int n, float h);
   void project(const StepInputs& in, const pbd::PbdView& v, pbd::Compliance c);
   void upload_substep_shapes(const ObstacleSet& o, float s);
+  void self_collision(const pbd::PbdView& v);
+  float self_radius() const;
 
   Context ctx_;
   PbdParams params_;
@@ -64,8 +69,9 @@ class PbdSolver final : public Solver {
   DeviceBuffer<Shape> shapes_sub_;
   std::vector<Shape> shapes_host_;
   ObstacleProximity proximity_;
+  ParticleHash hash_;
+  DeviceBuffer<Vec3f> rest_;  ///< (nverts) m, rest positions (self-collision neighbour filter)
   double last_residual_ = -1;
-  float last_h_ = 0;  ///< s, substep of the multipliers in edge/bend_lambda_ (0 = none)
 };
 
 /// Registry factory.

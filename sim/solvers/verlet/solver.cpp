@@ -28,6 +28,7 @@ VerletSolver::VerletSolver(const Context& ctx, const ClothModel& model) : ctx_(c
     for (int k = 0; k < 3; ++k) area[size_t(tri[k])] += model.rest_tri_area[t] / 3.f;
   }
   for (size_t i = 0; i < n; ++i) thick[i] = model.material_of_vertex(uint32_t(i)).thickness;
+  upload_strain_rows(ctx);
   off_.upload(ctx, springs_.offsets);
   nbr_.upload(ctx, springs_.nbr);
   rest_.upload(ctx, springs_.rest);
@@ -39,6 +40,22 @@ VerletSolver::VerletSolver(const Context& ctx, const ClothModel& model) : ctx_(c
   piece_.upload(ctx, model.vert_piece);
   xa_.resize(ctx, n);
   xb_.resize(ctx, n);
+}
+
+// The structural and shear springs of each row, in row order (strain limiting
+// reads only these).
+void VerletSolver::upload_strain_rows(const Context& ctx) {
+  const SpringLists& s = springs_;
+  std::vector<uint32_t> off(s.rows() + 1, 0), nbr;
+  std::vector<float> rest;
+  for (size_t i = 0; i < s.rows(); ++i) {
+    for (uint32_t e = s.offsets[i]; e < s.offsets[i + 1]; ++e)
+      if (s.kind[e] != kBend) nbr.push_back(s.nbr[e]), rest.push_back(s.rest[e]);
+    off[i + 1] = uint32_t(nbr.size());
+  }
+  soff_.upload(ctx, off);
+  snbr_.upload(ctx, nbr);
+  srest_.upload(ctx, rest);
 }
 
 std::string VerletSolver::set_params(const ParamTable& table) {
@@ -89,6 +106,9 @@ verlet::ModelView VerletSolver::model_view() const {
   m.area = area_.data();
   m.damp = damp_.data();
   m.thickness = thick_.data();
+  m.soff = soff_.data();
+  m.snbr = snbr_.data();
+  m.srest = srest_.data();
   m.n = int(rest_x_.size());
   return m;
 }
@@ -253,7 +273,7 @@ void VerletSolver::debug_draw(DebugDraw& out) const {
 
 size_t VerletSolver::device_bytes() const {
   return off_.bytes() + nbr_.bytes() + piece_.bytes() + rest_.bytes() + k_.bytes() + c_.bytes() + area_.bytes() +
-         damp_.bytes() + thick_.bytes() + anchor_.bytes() + geodesic_.bytes() + kind_.bytes() + rest_x_.bytes() + xa_.bytes() + xb_.bytes() +
+         damp_.bytes() + thick_.bytes() + soff_.bytes() + snbr_.bytes() + srest_.bytes() + anchor_.bytes() + geodesic_.bytes() + kind_.bytes() + rest_x_.bytes() + xa_.bytes() + xb_.bytes() +
          ccount_.bytes() + cids_.bytes() + overlap_.bytes() + mesh_contacts_.bytes() + hash_.device_bytes() +
          dense_.device_bytes() + proximity_.device_bytes();
 }

@@ -53,6 +53,7 @@ class VerletSolver : public Solver {
   verlet::ContactFilter contact_filter() const;
 
  private:
+  void upload_strain_rows(const Context& ctx);
   void update_coefficients(const ClothModel& model, float h);
   void update_attachments(const SimState& state);
   void substep(const StepInputs& in, SimState& state, float h, float t);
@@ -73,6 +74,8 @@ class VerletSolver : public Solver {
   size_t softened_ = 0;
   // per model (backend)
   DeviceBuffer<uint32_t> off_, nbr_, piece_;
+  DeviceBuffer<uint32_t> soff_, snbr_;  ///< strain-limited springs (structural + shear) only
+  DeviceBuffer<float> srest_;
   DeviceBuffer<float> rest_, k_, c_, area_, damp_, thick_;
   DeviceBuffer<uint8_t> kind_;
   DeviceBuffer<Vec3f> rest_x_;

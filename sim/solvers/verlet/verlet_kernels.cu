@@ -22,12 +22,14 @@ void predict(const Context& ctx, const ModelView& m, const ForceInputs& f, const
     }
     // spring forces (gathered): k (l - L) + c (v_j - v_i).u along u
     Vec3f force{0, 0, 0};
-    for (uint32_t e = mv.off[i]; e < mv.off[i + 1]; ++e) {
+    const uint32_t e1 = mv.off[i + 1];
+    for (uint32_t e = mv.off[i]; e < e1; ++e) {
       const uint32_t j = mv.nbr[e];
-      Vec3f d = x[j] - xi;
-      float l = length(d);
-      if (l <= 1e-12f) continue;
-      Vec3f u = d / l;
+      const Vec3f d = x[j] - xi;
+      const float l2 = length2(d);
+      if (l2 <= 1e-24f) continue;
+      const float l = std::sqrt(l2), inv_l = 1.f / l;
+      const Vec3f u = d * inv_l;
       force += u * (mv.k[e] * (l - mv.rest[e]) + mv.c[e] * dot(v[j] - vi, u));
     }
     Vec3f a = fi.gravity + force * wi;
@@ -64,7 +66,9 @@ void apply_grab(const Context& ctx, const Grab& g, Vec3f* x, const float* w) {
 
 void strain_limit(const Context& ctx, const ModelView& m, float max_stretch, const float* w, const Vec3f* xa,
                   Vec3f* xb) {
-  const ModelView mv = m;
+  const uint32_t* soff = m.soff;
+  const uint32_t* snbr = m.snbr;
+  const float* srest = m.srest;
   const float grow = 1.f + max_stretch;
   parallel_for(ctx, m.n, [=] CB_HD(int i) {
     const float wi = w[i];
@@ -72,12 +76,13 @@ void strain_limit(const Context& ctx, const ModelView& m, float max_stretch, con
     Vec3f corr{0, 0, 0};
     int cnt = 0;
     if (wi > 0.f) {
-      for (uint32_t e = mv.off[i]; e < mv.off[i + 1]; ++e) {
-        if (mv.kind[e] == kBend) continue;
-        const uint32_t j = mv.nbr[e];
-        Vec3f d = xa[j] - xi;
-        float l = length(d), lmax = mv.rest[e] * grow;
-        if (l <= lmax || l <= 1e-12f) continue;
+      const uint32_t e1 = soff[i + 1];
+      for (uint32_t e = soff[i]; e < e1; ++e) {
+        const uint32_t j = snbr[e];
+        const Vec3f d = xa[j] - xi;
+        const float l2 = length2(d), lmax = srest[e] * grow;
+        if (l2 <= lmax * lmax || l2 <= 1e-24f) continue;  // most springs: no square root
+        const float l = std::sqrt(l2);
         corr += d * ((l - lmax) / l * wi / (wi + w[j]));
         cnt++;
       }

@@ -27,6 +27,9 @@ struct ModelView {
   const float* area = nullptr;    ///< (n) m^2, lumped vertex area (air drag)
   const float* damp = nullptr;    ///< (n) 1/s, velocity damping
   const float* thickness = nullptr;  ///< (n) m, obstacle collision thickness
+  const uint32_t* soff = nullptr;    ///< (n + 1) rows of the strain-limited (structural + shear) springs
+  const uint32_t* snbr = nullptr;    ///< (snnz) their neighbour ids
+  const float* srest = nullptr;      ///< (snnz) m, their rest lengths
   int n = 0;
 };
 

@@ -95,6 +95,42 @@ TEST(IClothSolver, SheetFallingOnASphereStaysOutsideIt) {
   }
 }
 
+// two sheets dropped on the ground, one on the other: once they rest, the
+// proximity repulsion alone keeps them apart (no CCD impact, no intersection) and
+// the upper sheet lies about a proximity distance above the lower one
+TEST(IClothSolver, StackedSheetsRestWithoutImpacts) {
+  SceneSpec s = test::grid_scene(10, 10, 0.3f, 0.3f, 0.02f);
+  ClothSpec top = s.cloths[0];
+  for (Vec3f& p : top.mesh.positions) p = Vec3f{p.x + 0.01f, 0.03f, p.z + 0.005f};
+  s.cloths.push_back(top);
+  s.obstacles.push_back(ObstacleSpec{});  // the ground plane y = 0
+  s.substeps = 2;
+  for (const Context& ctx : test::backends()) {
+    auto wp = make_world(ctx, s);
+    World& w = *wp;
+    const float th = w.model().materials[0].thickness;
+    double late_impacts = 0, late_pairs = 0;
+    for (int f = 0; f < 60; ++f) {
+      w.step();
+      ASSERT_FALSE(w.stats().has_nan);
+      ASSERT_EQ(w.stats().get("intersecting pairs", -1), 0) << "frame " << f;
+      if (f >= 40) {
+        late_impacts += w.stats().get("impacts");
+        late_pairs += w.stats().get("proximity pairs");
+      }
+    }
+    EXPECT_EQ(late_impacts, 0) << "resting contact needs no impact zones";
+    EXPECT_GT(late_pairs, 0) << "the sheets are in proximity";
+    auto x = w.positions();
+    const size_t half = x.size() / 2;
+    for (size_t i = 0; i < half; ++i) EXPECT_NEAR(x[i].y, th, 0.5f * th) << "lower sheet on the ground";
+    for (size_t i = half; i < x.size(); ++i) {
+      EXPECT_GT(x[i].y, 1.5f * th) << "upper sheet above the lower one";
+      EXPECT_LT(x[i].y, 3.f * th);
+    }
+  }
+}
+
 TEST(IClothSolver, GrabPullsTheGrabbedPointToTheTarget) {
   for (const Context& ctx : test::backends()) {
     auto wp = make_world(ctx, hanging_scene(8, 0.4f));

@@ -1,0 +1,273 @@
+// The pbd solver through World on every backend: stretch limits of a hanging
+// sheet, XPBD's iteration independence, pins, the grab, obstacles with friction,
+// Jacobi mode, and CPU/CUDA agreement.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/solvers/pbd/solver.h"
+#include "support/test_support.h"
+#include "unit/solvers/pbd/pbd_scenes.h"
+
+namespace cb {
+namespace {
+
+const PbdSolver& pbd_of(const World& w) { return dynamic_cast<const PbdSolver&>(*w.solver()); }
+
+float max_abs_strain(const World& w) { return std::max(w.stats().max_strain, -w.stats().min_strain); }
+
+// lowest y of the sheet's bottom row (the sag of a hanging sheet is 0.5 - this)
+float bottom_y(const World& w, int n) {
+  std::vector<Vec3f> x = w.positions();
+  float y = 1e9f;
+  for (int i = 0; i < n; ++i) y = std::min(y, x[size_t(i)].y);
+  return y;
+}
+
+TEST(PbdSolver, IsRegistered) {
+  const SolverEntry* e = find_solver("pbd");
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(std::string(e->name), "pbd");
+}
+
+TEST(PbdSolver, HangingSheetStretchUnderOnePercentWithDefaults) {
+  for (const Context& ctx : test::backends()) {
+    auto w_ptr = test::pbd_world(ctx, test::pbd_hanging_sheet(30));
+World& w = *w_ptr;
+    for (int f = 0; f < 90; ++f) w.step();
+    EXPECT_FALSE(w.stats().has_nan);
+    EXPECT_LT(max_abs_strain(w), 0.01f) << backend_name(ctx.backend);
+    EXPECT_LT(0.5f - bottom_y(w, 30), 0.01f);  // hangs straight
+  }
+}
+
+TEST(PbdSolver, PinnedVerticesNeverMove) {
+  for (const Context& ctx : test::backends()) {
+    auto w_ptr = test::pbd_world(ctx, test::pbd_hanging_sheet(12));
+World& w = *w_ptr;
+    std::vector<Vec3f> x0 = w.positions();
+    w.set_solver_param("stretch_compliance", "0.01");  // soft: large motion
+    for (int f = 0; f < 30; ++f) w.step();
+    std::vector<Vec3f> x = w.positions();
+    for (uint32_t v : w.pinned_vertices()) EXPECT_EQ(x[v], x0[v]);
+  }
+}
+
+// XPBD: a compliant sheet sags the same whatever the iteration count at fixed dt
+TEST(PbdSolver, XpbdSagIndependentOfIterationCount) {
+  for (const Context& ctx : test::backends()) {
+    float sag[2];
+    int iters[2] = {10, 50};
+    for (int k = 0; k < 2; ++k) {
+      auto w_ptr = test::pbd_world(ctx, test::pbd_hanging_sheet(12));
+World& w = *w_ptr;
+      ASSERT_EQ(w.set_solver_param("stretch_compliance", "0.02"), "");  // Y = 50 N/m: ~4% strain at the top
+      ASSERT_EQ(w.set_solver_param("shear_compliance", "0.02"), "");
+      ASSERT_EQ(w.set_solver_param("substeps", "4"), "");
+      ASSERT_EQ(w.set_solver_param("iterations", std::to_string(iters[k])), "");
+      for (int f = 0; f < 150; ++f) w.step();
+      sag[k] = 0.5f - bottom_y(w, 12);
+    }
+    EXPECT_GT(sag[1], 0.005f);  // it does sag
+    EXPECT_LT(std::fabs(sag[0] - sag[1]), 0.05f * sag[1]) << sag[0] << " vs " << sag[1];
+  }
+}
+
+TEST(PbdSolver, JacobiModeIsStableAndGaussSeidelConvergesFaster) {
+  for (const Context& ctx : test::backends()) {
+    double res[2];
+    for (int mode = 0; mode < 2; ++mode) {
+      auto w_ptr = test::pbd_world(ctx, test::pbd_hanging_sheet(16));
+World& w = *w_ptr;
+      ASSERT_EQ(w.set_solver_param("mode", mode ? "jacobi" : "gauss-seidel"), "");
+      ASSERT_EQ(w.set_solver_param("measure_residual", "true"), "");
+      for (int f = 0; f < 60; ++f) w.step();
+      EXPECT_FALSE(w.stats().has_nan);
+      EXPECT_LT(max_abs_strain(w), 0.05f);
+      res[mode] = pbd_of(w).last_residual();
+      EXPECT_GE(res[mode], 0.0);
+    }
+    EXPECT_LT(res[0], res[1]);  // same iterations: coloured Gauss-Seidel leaves less residual
+  }
+}
+
+SceneSpec sheet_over(ObstacleKind kind, float friction) {
+  SceneSpec s = test::grid_scene(16, 16, 0.6f, 0.6f, 0.3f);
+  s.solver = "pbd";
+  ObstacleSpec o;
+  o.kind = kind;
+  o.radius = 0.2f;
+  o.friction = friction;
+  s.obstacles.push_back(o);
+  return s;
+}
+
+TEST(PbdSolver, SheetRestsOnSphereWithoutPenetration) {
+  for (const Context& ctx : test::backends()) {
+    auto w_ptr = test::pbd_world(ctx, sheet_over(ObstacleKind::Sphere, 0.5f));
+World& w = *w_ptr;
+    for (int f = 0; f < 60; ++f) w.step();
+    const float thickness = w.model().materials[0].thickness;
+    for (const Vec3f& p : w.positions()) EXPECT_GT(length(p), 0.2f + thickness - 1e-3f);
+    EXPECT_FALSE(w.stats().has_nan);
+  }
+}
+
+SceneSpec sheet_on_slope(float friction) {
+  SceneSpec s = test::grid_scene(8, 8, 0.2f, 0.2f, 0.f);
+  s.solver = "pbd";
+  const Mat3f r = rotation(Vec3f{0, 0, 1}, 0.35f);  // ~20 degree slope about z
+  for (Vec3f& p : s.cloths[0].mesh.positions) p = r * p + Vec3f{0, 0.0045f, 0};
+  ObstacleSpec o;
+  o.kind = ObstacleKind::Plane;
+  o.pose.R = r;
+  o.friction = friction;
+  s.obstacles.push_back(o);
+  return s;
+}
+
+float mean_x(const World& w) {
+  float s = 0;
+  for (const Vec3f& p : w.positions()) s += p.x;
+  return s / float(w.model().num_vertices());
+}
+
+TEST(PbdSolver, FrictionHoldsOnASlopeAboveTanTheta) {
+  for (const Context& ctx : test::backends()) {
+    World stick(ctx, sheet_on_slope(0.6f));  // tan(20 deg) = 0.36 < 0.6: stays
+    World slide(ctx, sheet_on_slope(0.1f));  // 0.1 < 0.36: slides down (-x)
+    const float x0 = mean_x(stick);
+    for (int f = 0; f < 30; ++f) {
+      stick.step();
+      slide.step();
+    }
+    EXPECT_LT(std::fabs(mean_x(stick) - x0), 0.003f);
+    EXPECT_LT(mean_x(slide) - x0, -0.05f);
+  }
+}
+
+TEST(PbdSolver, GrabPullsThePointToTheTarget) {
+  for (const Context& ctx : test::backends()) {
+    auto w_ptr = test::pbd_world(ctx, test::pbd_hanging_sheet(12));
+World& w = *w_ptr;
+    const int tri = 10;
+    const Vec3f target{0.2f, 0.6f, 0.3f};
+    w.grab_begin(tri, Vec3f{1.f / 3, 1.f / 3, 1.f / 3}, target);
+    for (int f = 0; f < 60; ++f) w.step();
+    std::vector<Vec3f> x = w.positions();
+    const Int3 t = w.model().tris[tri];
+    Vec3f p = (x[t.a] + x[t.b] + x[t.c]) / 3.f;
+    EXPECT_LT(length(p - target), 0.02f);
+    w.grab_end();
+  }
+}
+
+TEST(PbdSolver, RejectsBadParameters) {
+  auto w_ptr = test::pbd_world(Context{}, test::pbd_hanging_sheet(4));
+World& w = *w_ptr;
+  EXPECT_NE(w.set_solver_param("iterations", "0"), "");
+  EXPECT_NE(w.set_solver_param("mode", "newton"), "");
+  EXPECT_NE(w.set_solver_param("stretch_compliance", "-1"), "");
+  EXPECT_EQ(w.set_solver_param("mode", "jacobi"), "");
+  EXPECT_EQ(pbd_of(w).typed_params().mode, PbdMode::Jacobi);
+}
+
+TEST(PbdSolver, DefaultCompliancesComeFromTheMaterial) {
+  SceneSpec s = test::pbd_hanging_sheet(4);
+  s.cloths[0].material.stretch_stiffness = 2000.f;
+  s.cloths[0].material.bend_stiffness = 4e-4f;
+  auto w_ptr = test::pbd_world(Context{}, s);
+World& w = *w_ptr;
+  const PbdParams& p = pbd_of(w).typed_params();
+  EXPECT_FLOAT_EQ(p.stretch_compliance, 1.f / 2000.f);
+  EXPECT_FLOAT_EQ(p.bend_compliance, 1.f / 4e-4f);
+}
+
+TEST(PbdSolver, CpuAndCudaAgree) {
+  Context cuda;
+  if (!test::cuda_context(&cuda)) GTEST_SKIP() << "no CUDA device";
+  auto a_ptr = test::pbd_world(Context{}, sheet_over(ObstacleKind::Sphere, 0.3f));
+World& a = *a_ptr;
+  auto b_ptr = test::pbd_world(cuda, sheet_over(ObstacleKind::Sphere, 0.3f));
+World& b = *b_ptr;
+  for (int f = 0; f < 20; ++f) {
+    a.step();
+    b.step();
+  }
+  std::vector<Vec3f> xa = a.positions(), xb = b.positions();
+  float worst = 0;
+  for (size_t i = 0; i < xa.size(); ++i) worst = std::max(worst, length(xa[i] - xb[i]));
+  EXPECT_LT(worst, 1e-3f);
+}
+
+}  // namespace
+}  // namespace cb
+
+namespace cb {
+namespace {
+
+// two sheets dropped one above the other onto the ground
+SceneSpec two_sheets() {
+  SceneSpec s = test::grid_scene(10, 10, 0.3f, 0.3f, 0.02f);
+  ClothSpec top = s.cloths[0];
+  top.name = "top";
+  for (Vec3f& p : top.mesh.positions) p.y += 0.05f;
+  s.cloths.push_back(top);
+  s.solver = "pbd";
+  ObstacleSpec ground;
+  ground.kind = ObstacleKind::Plane;
+  s.obstacles.push_back(ground);
+  return s;
+}
+
+TEST(PbdSolver, SelfCollisionKeepsStackedSheetsApart) {
+  for (const Context& ctx : test::backends()) {
+    float gap[2];
+    for (int on = 0; on < 2; ++on) {
+      auto wp = test::pbd_world(ctx, two_sheets());
+      World& w = *wp;
+      ASSERT_EQ(w.set_solver_param("self_collision", on ? "true" : "false"), "");
+      ASSERT_EQ(w.set_solver_param("self_radius", "0.01"), "");
+      for (int f = 0; f < 60; ++f) w.step();
+      std::vector<Vec3f> x = w.positions();
+      float bottom = 0, top = 0;
+      for (int i = 0; i < 100; ++i) {
+        bottom += x[size_t(i)].y / 100;
+        top += x[size_t(100 + i)].y / 100;
+      }
+      gap[on] = top - bottom;
+      EXPECT_FALSE(w.stats().has_nan);
+    }
+    const float r = 0.01f;
+    EXPECT_LT(gap[0], 0.002f);        // without: both lie on the ground
+    EXPECT_GT(gap[1], 1.5f * r);      // with: the top sheet rests on the bottom one
+  }
+}
+
+}  // namespace
+}  // namespace cb
+
+namespace cb {
+namespace {
+
+TEST(PbdSolver, SheetRestsOnAMeshObstacle) {
+  for (const Context& ctx : test::backends()) {
+    SceneSpec s = test::grid_scene(12, 12, 0.4f, 0.4f, 0.1f);
+    s.solver = "pbd";
+    ObstacleSpec floor;  // a 2 m square of two triangles at y = 0, normal +y
+    floor.kind = ObstacleKind::Mesh;
+    floor.mesh.positions = {{-1, 0, -1}, {1, 0, -1}, {1, 0, 1}, {-1, 0, 1}};
+    floor.mesh.tris = {{0, 2, 1}, {0, 3, 2}};
+    s.obstacles.push_back(floor);
+    auto wp = test::pbd_world(ctx, s);
+    World& w = *wp;
+    for (int f = 0; f < 60; ++f) w.step();
+    const float thickness = w.model().materials[0].thickness;
+    for (const Vec3f& p : w.positions()) EXPECT_GT(p.y, thickness - 1e-3f);
+    EXPECT_FALSE(w.stats().has_nan);
+  }
+}
+
+}  // namespace
+}  // namespace cb
