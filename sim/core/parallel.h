@@ -26,6 +26,8 @@ __global__ void parallel_for_kernel(int n, F f) {
 
 /// Threads per CUDA block for parallel_for launches.
 constexpr int kBlockSize = 256;
+/// Fewest elements for which the CPU backend starts an OpenMP team.
+constexpr int kMinParallelCpu = 2048;
 
 template <class F>
 void parallel_for(const Context& ctx, int n, F f) {
@@ -39,7 +41,9 @@ void parallel_for(const Context& ctx, int n, F f) {
 #endif
     return;
   }
-#pragma omp parallel for schedule(static)
+  // small loops run on the calling thread: starting an OpenMP team costs more
+  // than a few thousand simple elements (results are the same either way)
+#pragma omp parallel for schedule(static) if (n >= kMinParallelCpu)
   for (int i = 0; i < n; ++i) f(i);
 }
 
