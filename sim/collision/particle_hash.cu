@@ -56,8 +56,16 @@ void gather_positions(const Context& ctx, int n, const Vec3f* x, const uint32_t*
   parallel_for(ctx, n, [=] CB_HD(int s) { sorted_x[s] = x[id[s]]; });
 }
 
-void bucket_flags(const Context& ctx, int table, const uint32_t* start, float* flag) {
-  parallel_for(ctx, table, [=] CB_HD(int b) { flag[b] = start[b + 1] > start[b] ? 1.f : 0.f; });
+// Occupied buckets per chunk of `chunk` buckets (a small partial-count array
+// instead of a table-sized scratch).
+void occupied_per_chunk(const Context& ctx, uint32_t table, uint32_t chunk, const uint32_t* start, uint32_t* out) {
+  const int nchunks = int((table + chunk - 1) / chunk);
+  parallel_for(ctx, nchunks, [=] CB_HD(int c) {
+    const uint32_t b0 = uint32_t(c) * chunk, b1 = b0 + chunk < table ? b0 + chunk : table;
+    uint32_t count = 0;
+    for (uint32_t b = b0; b < b1; ++b) count += start[b + 1] > start[b] ? 1u : 0u;
+    out[c] = count;
+  });
 }
 
 }  // namespace particle_hash_detail
@@ -99,14 +107,18 @@ ParticleHashView ParticleHash::view() const {
 
 size_t ParticleHash::occupied_buckets(const Context& ctx) const {
   if (n_ == 0 || start_.size() < 2) return 0;
-  const size_t table = start_.size() - 1;
-  if (flag_.size() != table || flag_.context().backend != ctx.backend) flag_.resize(ctx, table);
-  particle_hash_detail::bucket_flags(ctx, int(table), start_.data(), flag_.data());
-  return size_t(reduce_sum(ctx, flag_.data(), table) + 0.5);
+  const uint32_t table = uint32_t(start_.size() - 1), chunk = 4096;
+  const size_t nchunks = (table + chunk - 1) / chunk;
+  if (partial_.size() != nchunks || partial_.context().backend != ctx.backend) partial_.resize(ctx, nchunks);
+  particle_hash_detail::occupied_per_chunk(ctx, table, chunk, start_.data(), partial_.data());
+  partial_.download(partial_host_);
+  size_t total = 0;
+  for (uint32_t c : partial_host_) total += c;
+  return total;
 }
 
 size_t ParticleHash::device_bytes() const {
-  return key_.bytes() + sorted_id_.bytes() + sorted_x_.bytes() + start_.bytes() + flag_.bytes();
+  return key_.bytes() + sorted_id_.bytes() + sorted_x_.bytes() + start_.bytes();
 }
 
 }  // namespace cb

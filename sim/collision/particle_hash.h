@@ -15,8 +15,8 @@
 //     });
 //   });
 //
-// for_each_within visits each particle at most once, in a fixed order (buckets in
-// increasing order, then sorted slots), so results do not depend on the
+// for_each_within visits each particle at most once, in a fixed order (bucket
+// runs in a fixed order, then sorted slots), so results do not depend on the
 // backend's thread count. Positions are those passed to build() (a sorted copy is kept).
 // Cost per query: (2 reach + 1)^2 hashes and contiguous scans (the x-neighbours
 // of a cell are the next buckets), reach = ceil(radius / cell).
@@ -24,6 +24,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "sim/core/buffer.h"
 #include "sim/core/hd.h"
@@ -99,9 +100,8 @@ struct ParticleHashView {
 
   /// Calls f(j, xj) for every particle with |xj - p| < radius (m), p itself included
   /// when it is a particle. Fast path: the block's (2 reach + 1)^2 x-rows are runs
-  /// of consecutive buckets; the runs are sorted and merged (so each bucket is
-  /// scanned once, in increasing order) and each merged run is one contiguous
-  /// range of sorted slots, tested by distance only.
+  /// of consecutive buckets, made disjoint (so each bucket is scanned once), and
+  /// each run is one contiguous range of sorted slots, tested by distance only.
   template <class F>
   CB_HD void for_each_within(Vec3f p, float radius, F&& f) const {
     if (n == 0) return;
@@ -113,9 +113,21 @@ struct ParticleHashView {
       });
       return;
     }
-    constexpr int kMaxRuns = 2 * (2 * kMaxRunReach + 1) * (2 * kMaxRunReach + 1);
-    uint32_t lo[kMaxRuns], hi[kMaxRuns];
-    const int nruns = block_runs(cell_of(p, inv_cell), reach, lo, hi);
+    switch (reach) {  // the block size as a constant: fixed loops, no data-dependent trip counts
+      case 0: scan_block<0>(p, r2, f); break;
+      case 1: scan_block<1>(p, r2, f); break;
+      case 2: scan_block<2>(p, r2, f); break;
+      default: scan_block<3>(p, r2, f); break;
+    }
+  }
+
+  /// for_each_within for a block of reach R (<= kMaxRunReach).
+  template <int R, class F>
+  CB_HD void scan_block(Vec3f p, float r2, F&& f) const {
+    constexpr int kRows = (2 * R + 1) * (2 * R + 1);
+    uint32_t lo[2 * kRows], hi[2 * kRows];
+    // larger blocks: pairwise tests would cost more than sorting the runs
+    const int nruns = R <= 1 ? block_runs_fixed<R>(cell_of(p, inv_cell), lo, hi) : block_runs(cell_of(p, inv_cell), R, lo, hi);
     for (int r = 0; r < nruns; ++r) {
       const uint32_t end = cell_start[hi[r]];
       for (uint32_t s = cell_start[lo[r]]; s < end; ++s) {
@@ -125,23 +137,66 @@ struct ParticleHashView {
     }
   }
 
-  /// The bucket runs [lo, hi) covering the (2 reach + 1)^3 cells around c, sorted
-  /// and merged (disjoint, increasing); returns their count. lo/hi need room for
+  /// block_runs for a reach known at compile time: the (2R + 1)^2 row starts, one
+  /// branch-free test of every pair for a shared bucket or a wrap past the table
+  /// end, and only then (rare in a sparse table) the general path.
+  template <int R>
+  CB_HD int block_runs_fixed(CellCoord c, uint32_t* lo, uint32_t* hi) const {
+    constexpr int kRows = (2 * R + 1) * (2 * R + 1);
+    constexpr uint32_t kLen = 2 * R + 1;
+    int r = 0;
+    for (int dz = -R; dz <= R; ++dz)
+      for (int dy = -R; dy <= R; ++dy) lo[r++] = cell_hash(c.x - R, c.y + dy, c.z + dz, mask);
+    bool slow = false;
+    for (int a = 0; a < kRows; ++a) {
+      slow |= lo[a] + kLen > mask + 1;  // wraps
+      for (int b = 0; b < a; ++b) slow |= ((lo[a] - lo[b] + (kLen - 1)) & mask) < 2 * kLen - 1;  // |a - b| < len (mod table)
+    }
+    if (slow) return block_runs(c, R, lo, hi);
+    for (int a = 0; a < kRows; ++a) hi[a] = lo[a] + kLen;
+    return kRows;
+  }
+
+  /// The bucket runs [lo, hi) covering the (2 reach + 1)^3 cells around c,
+  /// pairwise disjoint; returns their count. lo/hi need room for
   /// 2 (2 reach + 1)^2 runs (a run that wraps past the table end is split).
+  /// Rows are listed in (z, y) order; only when two rows share buckets (rare in
+  /// a sparse table) are the runs sorted and merged.
   CB_HD int block_runs(CellCoord c, int reach, uint32_t* lo, uint32_t* hi) const {
     const uint32_t table = mask + 1, len = uint32_t(2 * reach + 1);
     int count = 0;
+    bool overlap = false;
     for (int dz = -reach; dz <= reach; ++dz)
       for (int dy = -reach; dy <= reach; ++dy) {
         const uint32_t b = cell_hash(c.x - reach, c.y + dy, c.z + dz, mask);
         if (b + len <= table) {
-          insert_run(lo, hi, count, b, b + len);
+          overlap |= add_run(lo, hi, count, b, b + len);
         } else {
-          insert_run(lo, hi, count, b, table);
-          insert_run(lo, hi, count, 0, b + len - table);
+          overlap |= add_run(lo, hi, count, b, table);
+          overlap |= add_run(lo, hi, count, 0, b + len - table);
         }
       }
-    // merge overlapping or touching runs
+    return overlap ? sort_and_merge(lo, hi, count) : count;
+  }
+
+ private:
+  // appends [a, b); true when it shares a bucket with an earlier run (branch-free test)
+  CB_HD static bool add_run(uint32_t* lo, uint32_t* hi, int& count, uint32_t a, uint32_t b) {
+    bool shared = false;
+    for (int k = 0; k < count; ++k) shared |= (a < hi[k]) & (lo[k] < b);
+    lo[count] = a, hi[count] = b;
+    ++count;
+    return shared;
+  }
+
+  // sorts runs by lo (insertion sort) and merges overlapping ones; returns the new count
+  CB_HD static int sort_and_merge(uint32_t* lo, uint32_t* hi, int count) {
+    for (int r = 1; r < count; ++r) {
+      const uint32_t a = lo[r], b = hi[r];
+      int k = r;
+      for (; k > 0 && lo[k - 1] > a; --k) lo[k] = lo[k - 1], hi[k] = hi[k - 1];
+      lo[k] = a, hi[k] = b;
+    }
     int m = 0;
     for (int r = 1; r < count; ++r) {
       if (lo[r] <= hi[m]) {
@@ -152,17 +207,6 @@ struct ParticleHashView {
       }
     }
     return count ? m + 1 : 0;
-  }
-
- private:
-  // insertion into the runs sorted by lo
-  CB_HD static void insert_run(uint32_t* lo, uint32_t* hi, int& count, uint32_t a, uint32_t b) {
-    int k = count++;
-    while (k > 0 && lo[k - 1] > a) {
-      lo[k] = lo[k - 1], hi[k] = hi[k - 1];
-      --k;
-    }
-    lo[k] = a, hi[k] = b;
   }
 };
 
@@ -178,7 +222,7 @@ class ParticleHash {
   ParticleHashView view() const;
   /// Number of non-empty hash buckets (about the number of occupied cells).
   size_t occupied_buckets(const Context& ctx) const;
-  /// Backend bytes held (keys, ids, sorted positions, start table, stats scratch).
+  /// Backend bytes held (keys, ids, sorted positions, start table).
   size_t device_bytes() const;
   int size() const { return n_; }
   uint32_t table_size() const { return start_.empty() ? 0u : uint32_t(start_.size() - 1); }
@@ -188,7 +232,8 @@ class ParticleHash {
   DeviceBuffer<uint32_t> sorted_id_; ///< (n)
   DeviceBuffer<Vec3f> sorted_x_;     ///< (n)
   DeviceBuffer<uint32_t> start_;     ///< (table + 1)
-  mutable DeviceBuffer<float> flag_; ///< (table) scratch of occupied_buckets
+  mutable DeviceBuffer<uint32_t> partial_;     ///< (table / 4096) occupied_buckets scratch
+  mutable std::vector<uint32_t> partial_host_;
   float cell_ = 1.f;
   int n_ = 0;
 };

@@ -65,7 +65,7 @@ void apply_grab(const Context& ctx, const Grab& g, Vec3f* x, const float* w) {
 }
 
 void strain_limit(const Context& ctx, const ModelView& m, float max_stretch, const float* w, const Vec3f* xa,
-                  Vec3f* xb) {
+                  Vec3f* xb, const uint8_t* moved_in, uint8_t* moved_out) {
   const uint32_t* soff = m.soff;
   const uint32_t* snbr = m.snbr;
   const float* srest = m.srest;
@@ -73,11 +73,14 @@ void strain_limit(const Context& ctx, const ModelView& m, float max_stretch, con
   parallel_for(ctx, m.n, [=] CB_HD(int i) {
     const float wi = w[i];
     const Vec3f xi = xa[i];
+    const uint32_t e0 = soff[i], e1 = soff[i + 1];
+    // inputs unchanged since the previous pass, which left i in place: so would this one
+    bool active = moved_in == nullptr || moved_in[i];
+    for (uint32_t e = e0; e < e1 && !active; ++e) active = moved_in[snbr[e]] != 0;
     Vec3f corr{0, 0, 0};
     int cnt = 0;
-    if (wi > 0.f) {
-      const uint32_t e1 = soff[i + 1];
-      for (uint32_t e = soff[i]; e < e1; ++e) {
+    if (wi > 0.f && active) {
+      for (uint32_t e = e0; e < e1; ++e) {
         const uint32_t j = snbr[e];
         const Vec3f d = xa[j] - xi;
         const float l2 = length2(d), lmax = srest[e] * grow;
@@ -88,6 +91,7 @@ void strain_limit(const Context& ctx, const ModelView& m, float max_stretch, con
       }
     }
     xb[i] = cnt ? xi + corr * (kStrainRelax / float(cnt)) : xi;
+    moved_out[i] = cnt ? 1 : 0;
   });
 }
 

@@ -59,8 +59,12 @@ void apply_grab(const Context& ctx, const Grab& g, Vec3f* x, const float* w);
 
 /// One Jacobi pass of strain limiting (Provot 1995) on structural and shear
 /// springs: xb = xa + mean correction of the springs stretched beyond (1 + s) L.
+/// moved_out[i] = 1 where vertex i was corrected. With moved_in (the previous
+/// pass's moved_out; null = first pass) a vertex that was not corrected and
+/// whose strain neighbours were not either has the same inputs as in that pass
+/// and is skipped (copied): the result is identical, the work ~ the active set.
 void strain_limit(const Context& ctx, const ModelView& m, float max_stretch, const float* w, const Vec3f* xa,
-                  Vec3f* xb);
+                  Vec3f* xb, const uint8_t* moved_in, uint8_t* moved_out);
 
 /// Pushes x out of the analytic shapes to the vertex thickness, with Coulomb
 /// friction against the shape's surface velocity (x0: start of the sub-step).
