@@ -2,9 +2,15 @@
 #include "sim/solvers/icloth/collision_handler.h"
 
 #include <algorithm>
+#include <cmath>
+#include <array>
 #include <numeric>
+#include <set>
 
 #include "sim/collision/ccd.h"
+#include "sim/collision/penetration.h"
+#include "sim/collision/proximity.h"
+#include "sim/core/error.h"
 #include "sim/solvers/icloth/collision_kernels.h"
 #include "sim/solvers/icloth/mat3.h"
 
@@ -20,16 +26,20 @@ uint64_t edge_key(int a, int b) {
   return a < b ? (uint64_t(uint32_t(a)) << 32) | uint32_t(b) : (uint64_t(uint32_t(b)) << 32) | uint32_t(a);
 }
 
-// VF and EE features of the candidate triangle pairs, without duplicates
-std::vector<Feature> features(const std::vector<Int2>& pairs, const std::vector<Int3>& tris) {
-  std::vector<std::pair<uint64_t, int>> vf;  // (vertex << 32 | tri) ; dedup key
-  std::vector<std::pair<uint64_t, uint64_t>> ee;
+using EeKey = std::pair<uint64_t, uint64_t>;
+
+// sorted, unique keys of the VF (vertex << 32 | tri) and EE (edge key pair)
+// features of triangle pairs
+void feature_keys(const std::vector<Int2>& pairs, const std::vector<Int3>& tris, std::vector<uint64_t>& vf,
+                  std::vector<EeKey>& ee) {
+  vf.clear();
+  ee.clear();
   for (const Int2& p : pairs) {
     const Int3 A = tris[size_t(p.a)], B = tris[size_t(p.b)];
     for (int s = 0; s < 2; ++s) {
       const Int3 P = s ? B : A;
       const int t = s ? p.a : p.b;
-      for (int k = 0; k < 3; ++k) vf.push_back({(uint64_t(uint32_t(P[k])) << 32) | uint32_t(t), 0});
+      for (int k = 0; k < 3; ++k) vf.push_back((uint64_t(uint32_t(P[k])) << 32) | uint32_t(t));
     }
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j) {
@@ -41,17 +51,63 @@ std::vector<Feature> features(const std::vector<Int2>& pairs, const std::vector<
   vf.erase(std::unique(vf.begin(), vf.end()), vf.end());
   std::sort(ee.begin(), ee.end());
   ee.erase(std::unique(ee.begin(), ee.end()), ee.end());
+}
+
+// removes the keys found in the sorted list `skip`; returns how many
+template <class K>
+size_t remove_skipped(std::vector<K>& keys, const std::vector<K>& skip) {
+  if (skip.empty()) return 0;
+  const size_t before = keys.size();
+  keys.erase(std::remove_if(keys.begin(), keys.end(),
+                            [&](const K& k) { return std::binary_search(skip.begin(), skip.end(), k); }),
+             keys.end());
+  return before - keys.size();
+}
+
+// VF and EE features of the candidate triangle pairs, without duplicates and
+// without the skipped ones (tangled at the start); *skipped counts those
+std::vector<Feature> features(const std::vector<Int2>& pairs, const std::vector<Int3>& tris,
+                              const std::vector<uint64_t>& skip_vf, const std::vector<EeKey>& skip_ee,
+                              uint64_t* skipped) {
+  std::vector<uint64_t> vf;
+  std::vector<EeKey> ee;
+  feature_keys(pairs, tris, vf, ee);
+  *skipped += remove_skipped(vf, skip_vf) + remove_skipped(ee, skip_ee);
   std::vector<Feature> out;
   out.reserve(vf.size() + ee.size());
-  for (const auto& k : vf) {
-    const Int3 T = tris[k.first & 0xffffffffu];
-    out.push_back({{int32_t(k.first >> 32), T.a, T.b, T.c}, false});
+  for (uint64_t k : vf) {
+    const Int3 T = tris[k & 0xffffffffu];
+    out.push_back({{int32_t(k >> 32), T.a, T.b, T.c}, false});
   }
   for (const auto& k : ee)
     out.push_back({{int32_t(k.first >> 32), int32_t(k.first & 0xffffffffu), int32_t(k.second >> 32),
                     int32_t(k.second & 0xffffffffu)},
                    true});
   return out;
+}
+
+// distance of the feature pair at its start positions x0 ({p,a,b,c} or {a0,a1,b0,b1})
+double start_distance(bool ee, const Vec3d* x0) {
+  if (ee) return std::sqrt(closest_points_segments(x0[0], x0[1], x0[2], x0[3]).dist2);
+  return std::sqrt(closest_point_triangle(x0[0], x0[1], x0[2], x0[3]).dist2);
+}
+
+// CCD with the minimum separation opt.min_distance, except for a pair that
+// starts closer than that (a state this solver did not make: another solver's,
+// a user edit, the end of a tangled step): such a pair would be an impact at
+// t = 0 whatever the end positions, one no zone can resolve. It is checked
+// against a third of its start distance instead (the separation is per axis,
+// which is at least the distance / sqrt 3, so t = 0 is clear): it may not come
+// closer than that, so it still never touches, and its zone pushes it out to
+// the thickness.
+CcdResult feature_ccd(bool ee, const Vec3d* a, const Vec3d* b, const CcdOptions& opt) {
+  CcdResult r = ee ? ccd_edge_edge(a, b, opt) : ccd_vertex_face(a, b, opt);
+  if (!r.hit || opt.min_distance <= 0) return r;
+  const double d0 = start_distance(ee, a);
+  if (d0 >= 1.7320508 * opt.min_distance || d0 < 1e-7) return r;
+  CcdOptions near = opt;
+  near.min_distance = d0 / 3;
+  return ee ? ccd_edge_edge(a, b, near) : ccd_vertex_face(a, b, near);
 }
 
 // union-find over cloth vertices
@@ -101,6 +157,29 @@ void CollisionHandler::build_soup(const Context& ctx, const CollisionInput& in, 
   soup_x1_.upload(ctx, hx1_);
 }
 
+std::vector<Int2> CollisionHandler::find_tangles(const Context& ctx, const CollisionInput& in) {
+  build_soup(ctx, in, *in.x0);
+  const int nc = int(cloth_tris_.size());
+  TriSet cloth{soup_x0_.data(), soup_tris_.data(), nc, nullptr};
+  TriSet obst{soup_x0_.data(), soup_tris_.data() + nc, int(htris_.size()) - nc, nullptr};
+  std::vector<Int2> pairs;
+  count_intersections(ctx, cloth, obst, &pairs);
+  return pairs;
+}
+
+void CollisionHandler::set_tangles(const std::vector<Int2>& pairs) {
+  num_tangles_ = pairs.size();
+  if (pairs.empty()) {
+    skip_vf_.clear();
+    skip_ee_.clear();
+    return;
+  }
+  const std::vector<Int3>& tris = htris_.empty() ? cloth_tris_ : htris_;  // before the first soup: cloth only
+  for (const Int2& p : pairs)
+    if (size_t(p.a) >= tris.size() || size_t(p.b) >= tris.size()) throw Error("set_tangles: pair out of range");
+  feature_keys(pairs, tris, skip_vf_, skip_ee_);
+}
+
 std::vector<Impact> CollisionHandler::detect(const Context& ctx, const CollisionInput& in, const CollisionSettings& s,
                                              const std::vector<Vec3f>& x1, const std::vector<uint8_t>* td,
                                              CollisionStats* st) {
@@ -119,7 +198,7 @@ std::vector<Impact> CollisionHandler::detect(const Context& ctx, const Collision
   size_t np = candidate_pairs(ctx, soup, boxes_.data(), td ? td_.data() : nullptr, s.self_collision, pairs_);
   (td ? st->pairs_incremental : st->pairs_full) += np;
   std::vector<Int2> pairs = pairs_.to_host();
-  std::vector<Feature> feats = features(pairs, htris_);
+  std::vector<Feature> feats = features(pairs, htris_, skip_vf_, skip_ee_, &st->excluded);
   st->feature_tests += feats.size();
   // narrow phase: exact CCD with the minimum separation
   CcdOptions opt;
@@ -136,7 +215,7 @@ std::vector<Impact> CollisionHandler::detect(const Context& ctx, const Collision
       a[k] = Vec3d(hx0_[size_t(F.v[k])]);
       b[k] = Vec3d(hx1_[size_t(F.v[k])]);
     }
-    CcdResult r = F.ee ? ccd_edge_edge(a, b, opt) : ccd_vertex_face(a, b, opt);
+    CcdResult r = feature_ccd(F.ee, a, b, opt);
     hit[size_t(f)] = r.hit;
     toi[size_t(f)] = r.toi;
   }
@@ -285,18 +364,37 @@ bool zone_has_fixed(const std::vector<int>& ids, const std::vector<Impact>& imps
 
 }  // namespace
 
-CollisionStats CollisionHandler::resolve(const Context& ctx, const CollisionInput& in, const CollisionSettings& s,
-                                         std::vector<Vec3f>& x1) {
-  CollisionStats st;
-  std::vector<Impact> all;
+namespace {
+
+std::array<int32_t, 4> impact_key(const Impact& im) { return {im.v[0], im.v[1], im.v[2], im.v[3]}; }
+
+// adds the impacts' feature keys to `seen`; returns how many were not there yet
+size_t add_new_keys(const std::vector<Impact>& imps, std::set<std::array<int32_t, 4>>& seen) {
+  size_t fresh = 0;
+  for (const Impact& im : imps) fresh += seen.insert(impact_key(im)).second ? 1 : 0;
+  return fresh;
+}
+
+}  // namespace
+
+// zone rounds (Algorithm 1); false when they stopped without an impact-free x1
+bool CollisionHandler::zone_rounds(const Context& ctx, const CollisionInput& in, const CollisionSettings& s,
+                                   std::vector<Vec3f>& x1, std::vector<Impact>& all, CollisionStats& st) {
   std::vector<uint8_t> td(cloth_tris_.size(), 0);
   std::vector<int> local(nverts_, -1);
-  bool use_td = false, failed = false;
-  for (int round = 0; round < s.max_rounds && !failed; ++round) {
+  std::set<std::array<int32_t, 4>> seen;
+  bool use_td = false;
+  for (int round = 0; round < s.max_rounds; ++round) {
     std::vector<Impact> imps = detect(ctx, in, s, x1, use_td ? &td : nullptr, &st);
     st.rounds++;
-    if (imps.empty()) return st;
+    if (imps.empty()) return true;
     st.impacts += imps.size();
+    // only impacts the zones already hold: the linearised constraints are met
+    // but the CCD still finds the pairs, more rounds would not change that
+    if (add_new_keys(imps, seen) == 0) {
+      st.stalls++;
+      return false;
+    }
     all.insert(all.end(), imps.begin(), imps.end());
     ZoneSet zs = build_zones(all, nverts_, *in.inv_mass);
     std::vector<ZoneResult> res(zs.verts.size());
@@ -304,6 +402,7 @@ CollisionStats CollisionHandler::resolve(const Context& ctx, const CollisionInpu
     for (long long z = 0; z < (long long)zs.verts.size(); ++z)
       res[size_t(z)] = solve_one_zone(zs.verts[size_t(z)], zs.impacts[size_t(z)], all, in, s.zone, local, x1, nverts_);
     std::fill(td.begin(), td.end(), 0);
+    bool failed = false;
     for (size_t z = 0; z < res.size(); ++z) {
       st.zones++;
       st.zone_iterations += uint64_t(res[z].iterations);
@@ -314,20 +413,59 @@ CollisionStats CollisionHandler::resolve(const Context& ctx, const CollisionInpu
       for (int v : zs.verts[z])
         for (uint32_t t : vert_tris_[size_t(v)]) td[t] = 1;  // T_d: triangles touching V_c
     }
+    if (failed) return false;
     use_td = s.incremental;
   }
-  // rigid impact zones until no impact is left
-  st.fallbacks++;
-  for (int round = 0; round < 4 * s.max_rounds; ++round) {
+  return false;
+}
+
+// rigid impact zones (at most max_rigid_rounds rounds); true when no impact is left
+bool CollisionHandler::rigid_rounds(const Context& ctx, const CollisionInput& in, const CollisionSettings& s,
+                                    std::vector<Vec3f>& x1, std::vector<Impact>& all, CollisionStats& st) {
+  for (int round = 0; round < s.max_rigid_rounds; ++round) {
     std::vector<Impact> imps = detect(ctx, in, s, x1, nullptr, &st);
     st.rigid_rounds++;
-    if (imps.empty()) return st;
+    if (imps.empty()) return true;
     all.insert(all.end(), imps.begin(), imps.end());
     ZoneSet zs = build_zones(all, nverts_, *in.inv_mass);
     for (size_t z = 0; z < zs.verts.size(); ++z)
       rigid_zone(zs.verts[z], zone_has_fixed(zs.impacts[z], all, in, nverts_), in, x1);
   }
-  x1 = *in.x0;  // last resort: the start of the step had no impact
+  return false;
+}
+
+// last resort: x1 goes back along its straight path from x0 to half the
+// earliest time of impact left (the cloth's motion over [0, toi) is a prefix of
+// the checked one, so no cloth pair meets on it); true when the result is clear
+bool CollisionHandler::clamp_to_first_impact(const Context& ctx, const CollisionInput& in,
+                                             const CollisionSettings& s, std::vector<Vec3f>& x1,
+                                             CollisionStats& st) {
+  std::vector<Impact> imps = detect(ctx, in, s, x1, nullptr, &st);
+  if (imps.empty()) return true;
+  float toi = 1.f;
+  for (const Impact& im : imps) toi = std::min(toi, im.toi);
+  const float alpha = 0.5f * toi;
+  const std::vector<Vec3f>& x0 = *in.x0;
+  for (size_t v = 0; v < nverts_; ++v) x1[v] = x0[v] + (x1[v] - x0[v]) * alpha;
+  st.clamped++;
+  return alpha > 0.f && detect(ctx, in, s, x1, nullptr, &st).empty();
+}
+
+CollisionStats CollisionHandler::resolve(const Context& ctx, const CollisionInput& in, const CollisionSettings& s,
+                                         std::vector<Vec3f>& x1) {
+  CollisionStats st;
+  std::vector<Impact> all;
+  if (zone_rounds(ctx, in, s, x1, all, st)) return st;
+  st.fallbacks++;
+  if (rigid_rounds(ctx, in, s, x1, all, st)) return st;
+  if (clamp_to_first_impact(ctx, in, s, x1, st)) return st;
+  // nothing cleared it within the caps (see the header)
+  if (num_tangles_ == 0) {
+    x1 = *in.x0;
+    st.reverted++;
+  } else {
+    st.unresolved++;
+  }
   return st;
 }
 

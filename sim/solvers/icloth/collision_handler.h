@@ -11,6 +11,33 @@
 // momentum (or stays at its start when it holds a fixed point), zones merge
 // with new impacts, until none is left. Runs on host copies of the positions;
 // the broad phase runs on the backend.
+//
+// Tangled starts. The method assumes the step starts intersection-free; a state
+// handed over by another solver (or moved by the user) may not be. Before a step
+// find_tangles() lists the triangle pairs that already intersect at x0 (the
+// collision core's exact counter) and set_tangles() excludes every VF and EE
+// feature pair of those triangle pairs from the CCD: they may move through each
+// other and untangle instead of being pinned by impacts no solution can meet
+// (in the spirit of Baraff, Witkin, Kass 2003 and of Bridson's "ignore
+// collisions of features already in intersection"). Every other feature keeps
+// the guarantee, so a step that starts intersection-free still ends so.
+//
+// Bounded work: at most max_rounds zone rounds (fewer when a round finds only
+// impacts the zones already hold: their linearised constraints are met but the
+// CCD still sees the pairs, so more rounds cannot help), then at most
+// max_rigid_rounds rigid rounds, then one clamp: every cloth vertex goes back
+// along its path x0 -> x1 to half the earliest time of impact left (the motion
+// up to there is a prefix of the checked one, so no cloth pair meets on it) and
+// one more CCD pass checks it. When impacts are still left after that, a step
+// that started without tangles goes back to its start positions (x1 = x0,
+// counted in `reverted`; it loses that step's motion but never ends
+// intersecting); a tangled start keeps its result (counted in `unresolved`):
+// its start is not clean either, and the next step sees any new intersection
+// as a tangle. At most max_rounds + max_rigid_rounds + 2 CCD passes per step.
+//
+// Pairs that start closer than the CCD separation (possible only in a state
+// this solver did not make) are checked against a third of their start
+// distance instead, so they are not impacts at t = 0 whatever the end positions.
 #pragma once
 
 #include <cstdint>
@@ -26,7 +53,8 @@ namespace cb::icloth {
 struct CollisionSettings {
   bool self_collision = true;
   bool incremental = true;     ///< re-check only T_d pairs after the first round
-  int max_rounds = 20;
+  int max_rounds = 20;         ///< cap on zone rounds
+  int max_rigid_rounds = 5;    ///< cap on rigid-zone rounds
   float ccd_margin = 0.1f;     ///< CCD minimum separation, as a fraction of the thickness
   ZoneSettings zone;
 };
@@ -42,6 +70,11 @@ struct CollisionStats {
   uint64_t zone_failures = 0;      ///< zones that did not converge
   uint64_t fallbacks = 0;          ///< steps that needed rigid impact zones
   uint64_t rigid_rounds = 0;
+  uint64_t excluded = 0;           ///< feature pairs skipped because their triangles were tangled at x0
+  uint64_t stalls = 0;             ///< zone rounds stopped because a round found only known impacts
+  uint64_t clamped = 0;            ///< steps shortened to half the first time of impact left
+  uint64_t unresolved = 0;         ///< steps from a tangled start that ended with impacts left (caps hit)
+  uint64_t reverted = 0;           ///< steps from a clean start that went back to x0 (caps hit)
 };
 
 /// What one call sees: host arrays for the cloth and the obstacle triangle mesh.
@@ -64,6 +97,13 @@ class CollisionHandler {
   /// feature pair collides over the step x0 -> x1.
   CollisionStats resolve(const Context& ctx, const CollisionInput& in, const CollisionSettings& s,
                          std::vector<Vec3f>& x1);
+  /// Triangle pairs (i < j, soup numbering: cloth triangles, then obstacle
+  /// triangles ncloth + j) that intersect at the start positions in.x0 / in.obs_x0.
+  std::vector<Int2> find_tangles(const Context& ctx, const CollisionInput& in);
+  /// The CCD ignores the VF and EE feature pairs of these triangle pairs (soup
+  /// numbering as find_tangles) until the next call; {} restores the full CCD.
+  void set_tangles(const std::vector<Int2>& pairs);
+  size_t num_tangles() const { return num_tangles_; }
   /// Impacts found by the last CCD pass (tests compare full and incremental CCD).
   std::vector<Impact> detect(const Context& ctx, const CollisionInput& in, const CollisionSettings& s,
                              const std::vector<Vec3f>& x1, const std::vector<uint8_t>* td, CollisionStats* st);
@@ -71,6 +111,12 @@ class CollisionHandler {
 
  private:
   void build_soup(const Context& ctx, const CollisionInput& in, const std::vector<Vec3f>& x1);
+  bool zone_rounds(const Context& ctx, const CollisionInput& in, const CollisionSettings& s, std::vector<Vec3f>& x1,
+                   std::vector<Impact>& all, CollisionStats& st);
+  bool rigid_rounds(const Context& ctx, const CollisionInput& in, const CollisionSettings& s, std::vector<Vec3f>& x1,
+                    std::vector<Impact>& all, CollisionStats& st);
+  bool clamp_to_first_impact(const Context& ctx, const CollisionInput& in, const CollisionSettings& s,
+                             std::vector<Vec3f>& x1, CollisionStats& st);
   size_t nverts_ = 0;
   std::vector<Int3> cloth_tris_;
   std::vector<std::vector<uint32_t>> vert_tris_;
@@ -82,6 +128,10 @@ class CollisionHandler {
   DeviceBuffer<Aabb> boxes_;
   DeviceBuffer<uint8_t> td_;
   DeviceBuffer<Int2> pairs_;
+  // features of tangled triangle pairs, sorted keys as features() builds them
+  std::vector<uint64_t> skip_vf_;
+  std::vector<std::pair<uint64_t, uint64_t>> skip_ee_;
+  size_t num_tangles_ = 0;
 };
 
 }  // namespace cb::icloth

@@ -18,6 +18,7 @@ struct Impact {
   float w[4];     ///< VF: (1, -b0, -b1, -b2); EE: (1-s, s, -(1-t), -t)
   Vec3f n;        ///< unit normal
   float d = 0;    ///< m, separation to restore
+  float toi = 1;  ///< time of impact in [0, 1] (a lower bound, from the CCD)
 };
 
 /// Impact of vertex-face (p | a b c) or edge-edge (a0 a1 | b0 b1) features x0/x1
@@ -57,6 +58,7 @@ inline Impact make_impact(bool edge_edge, const int32_t v[4], const Vec3d x0[4],
   for (int k = 0; k < 4; ++k) im.w[k] = float(w[k]);
   im.n = Vec3f(n);
   im.d = d;
+  im.toi = float(toi);
   return im;
 }
 

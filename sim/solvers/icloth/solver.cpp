@@ -47,6 +47,7 @@ struct IClothSolver::Impl {
   ClothRepulsion repulsion;
   // penetration handling (host side) and the penetration counter
   CollisionHandler collisions;
+  bool check_tangles = true;  ///< look for intersecting pairs before the next sub-step
   std::vector<float> h_mass, h_thickness;
   DeviceBuffer<uint32_t> tri_piece;
 
@@ -141,6 +142,9 @@ void IClothSolver::step(const StepInputs& in, SimState& state) {
     ScopedStage s(in.timer, "obstacle bvh");
     impl_->mesh_prox.update(ctx_, in.obstacles, in.dt);
   }
+  // the state may come from another solver or a user edit: every frame starts
+  // with a look for tangles; later sub-steps only while some were found
+  impl_->check_tangles = true;
   for (int s = 0; s < substeps; ++s)
     step_once(in, state, h, in.time + double(s) * h, float(s) / float(substeps), float(s + 1) / float(substeps));
   if (params_.count_intersections) {
@@ -280,11 +284,19 @@ void IClothSolver::resolve_collisions(const StepInputs& in, SimState& state, flo
   cs.self_collision = params_.self_collision && in.self_collision;
   cs.incremental = params_.incremental_ccd;
   cs.max_rounds = params_.collision_rounds;
+  cs.max_rigid_rounds = params_.rigid_rounds;
   cs.zone.mu = params_.zone_mu;
   cs.zone.max_iterations = params_.zone_iterations;
   cs.zone.rho = params_.chebyshev_rho;
+  if (d.check_tangles) {
+    ScopedStage t(in.timer, "tangle check");
+    d.collisions.set_tangles(d.collisions.find_tangles(ctx_, ci));
+  } else {
+    d.collisions.set_tangles({});
+  }
   std::vector<Vec3f> x1 = x_free;
   CollisionStats st = d.collisions.resolve(ctx_, ci, cs, x1);
+  d.check_tangles = d.collisions.num_tangles() > 0 || st.unresolved > 0;
   d.x_new.upload(ctx_, x1);
   FrameStats& fs = in.stats;
   add_stat(fs, "ccd rounds", st.rounds);
@@ -296,6 +308,13 @@ void IClothSolver::resolve_collisions(const StepInputs& in, SimState& state, flo
   add_stat(fs, "zone iterations", double(st.zone_iterations));
   add_stat(fs, "zone failures", double(st.zone_failures));
   add_stat(fs, "fallbacks", double(st.fallbacks));
+  add_stat(fs, "rigid rounds", double(st.rigid_rounds));
+  add_stat(fs, "excluded features", double(st.excluded));
+  add_stat(fs, "zone stalls", double(st.stalls));
+  add_stat(fs, "clamped steps", double(st.clamped));
+  add_stat(fs, "unresolved steps", double(st.unresolved));
+  add_stat(fs, "reverted steps", double(st.reverted));
+  fs.set("tangled pairs", std::max(fs.get("tangled pairs"), double(d.collisions.num_tangles())));
 }
 
 }  // namespace icloth
