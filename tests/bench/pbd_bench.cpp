@@ -13,6 +13,7 @@
 #include <string>
 
 #include "sim/model/grid.h"
+#include "unit/solvers/pbd/pbd_scenes.h"
 #include "sim/solvers/pbd/solver.h"
 #include "sim/world.h"
 
@@ -25,26 +26,7 @@ Context bench_context() {
 }
 
 std::unique_ptr<World> hanging_sheet(const Context& ctx, int n) {
-  SceneSpec s;
-  ClothSpec c;
-  c.name = "sheet";
-  GridSpec g;
-  g.nx = n;
-  g.ny = n;
-  c.mesh = make_grid(g);
-  for (Vec3f& p : c.mesh.positions) p = Vec3f{p.x, p.y + 1.f, 0.f};
-  c.grid.layout = GridLayout::Quad;
-  c.grid.nx = n;
-  c.grid.ny = n;
-  c.grid.spacing = grid_spacing(g);
-  for (int i = 0; i < n; ++i) c.pinned.push_back(uint32_t((n - 1) * n + i));
-  s.cloths.push_back(c);
-  s.solver = "pbd";
-  auto w = std::make_unique<World>(ctx, s);
-  SimSettings st = w->settings();
-  st.check_intersections = false;
-  w->set_settings(st);
-  return w;
+  return test::pbd_world(ctx, test::pbd_hanging_sheet(n));
 }
 
 void BM_PbdStep(benchmark::State& state) {
