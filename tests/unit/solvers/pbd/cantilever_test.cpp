@@ -34,14 +34,16 @@ World& w = *w_ptr;
   return tip_drop_ratio(w, segments + 2, rows);
 }
 
-// Tabulated H/W (elastica) and the tolerance this discretisation meets. The
-// isometric hinge energy is exact for uniform curvature (see constraints_test),
-// but under the cantilever's non-uniform curvature the discrete strip is softer
-// than the elastica. Measured (20 segments, 4 rows, equilateral): H/W 0.143
-// (+15%) at Gamma = 1, 0.965 (+9%) at 8, 1.978 (+6%) at 20. The Gamma = 1 excess
-// is the model's, not the solver's: a direct linear solve of the same discrete
-// energy (z displacements, small deflection) gives +15% for this strip too, so
-// that case is held to 20% and the two large-deflection cases to the 10% target.
+// Tabulated H/W (elastica) and the tolerance: 10% (issue 5). The strip's free
+// long edges let it curl across its width: the isometric energy on an equilateral
+// grid is a plate with Poisson ratio -1/3 (constraints_test), so the narrow strip
+// bends synclastically (measured k_yy / k_xx ~ +1/3 at Gamma = 1) with rod
+// stiffness (1 - nu^2) D = 8/9 D; pbd_cantilever sets D = 9/8 B accordingly.
+// Measured (20 segments, 4 rows, equilateral): H/W 0.1289 (+3.4%) at Gamma = 1,
+// 0.8847 (-0.0%) at 8, 1.8139 (-2.7%) at 20; with D = B instead (cylinder
+// calibration only) +15%, +9%, +6%. At large deflection the strip is partly held
+// flat across its width (curvature is high near the clamp), so it is then a
+// little stiffer than the narrow-strip limit.
 struct Case {
   float gamma;
   double h_over_w;
@@ -49,13 +51,12 @@ struct Case {
 };
 
 TEST(PbdCantilever, TipDropMatchesTheElasticaTable) {
-  const Case cases[] = {{1.f, 0.1247, 0.20}, {8.f, 0.8849, 0.10}, {20.f, 1.8643, 0.10}};
+  const Case cases[] = {{1.f, 0.1247, 0.10}, {8.f, 0.8849, 0.10}, {20.f, 1.8643, 0.10}};
   for (const Context& ctx : test::backends())
     for (const Case& c : cases) {
       double r = cantilever(ctx, c.gamma);
       std::printf("Gamma %g: H/W %.4f (table %.4f)\n", double(c.gamma), r, c.h_over_w);
       EXPECT_NEAR(r / c.h_over_w, 1.0, c.tol) << "Gamma " << c.gamma << ": H/W " << r << ", table " << c.h_over_w;
-      EXPECT_GT(r, c.h_over_w);  // the discrete model errs on the soft side
     }
 }
 
