@@ -126,15 +126,57 @@ struct ParticleHashView {
   CB_HD void scan_block(Vec3f p, float r2, F&& f) const {
     constexpr int kRows = (2 * R + 1) * (2 * R + 1);
     uint32_t lo[2 * kRows], hi[2 * kRows];
-    // larger blocks: pairwise tests would cost more than sorting the runs
-    const int nruns = R <= 1 ? block_runs_fixed<R>(cell_of(p, inv_cell), lo, hi) : block_runs(cell_of(p, inv_cell), R, lo, hi);
+    const CellCoord c = cell_of(p, inv_cell);
+    int nruns = nonempty_slot_runs<R>(c, lo, hi);
+    if (nruns < 0) {  // a run wraps or two share a non-empty bucket (rare): merged bucket runs
+      nruns = block_runs(c, R, lo, hi);
+      for (int r = 0; r < nruns; ++r) lo[r] = cell_start[lo[r]], hi[r] = cell_start[hi[r]];
+    }
+    // hits are compacted branch-free (the distance test is unpredictable), then
+    // visited in slot order: the same calls in the same order as a plain loop
+    constexpr int kHits = 32;
+    uint32_t hit[kHits];
+    int nh = 0;
     for (int r = 0; r < nruns; ++r) {
-      const uint32_t end = cell_start[hi[r]];
-      for (uint32_t s = cell_start[lo[r]]; s < end; ++s) {
-        const Vec3f xj = sorted_x[s];
-        if (length2(xj - p) < r2) f(sorted_id[s], xj);
+      const uint32_t end = hi[r];
+      for (uint32_t s = lo[r]; s < end; ++s) {
+        hit[nh] = s;
+        nh += length2(sorted_x[s] - p) < r2 ? 1 : 0;
+        if (nh == kHits) nh = flush_hits(hit, nh, f);
       }
     }
+    flush_hits(hit, nh, f);
+  }
+
+  /// Calls f(id, x) for the sorted slots hit[0, nh); returns 0.
+  template <class F>
+  CB_HD int flush_hits(const uint32_t* hit, int nh, F&& f) const {
+    for (int k = 0; k < nh; ++k) f(sorted_id[hit[k]], sorted_x[hit[k]]);
+    return 0;
+  }
+
+  /// The non-empty rows of the (2R + 1)^3 block around c as sorted-slot ranges
+  /// [lo, hi), in (z, y) order; -1 when a row wraps past the table end or two
+  /// non-empty ranges share slots (rows sharing only empty buckets are fine).
+  /// Empty rows (most of them on a sheet) are dropped branch-free, so the
+  /// pairwise test runs over a handful of ranges.
+  template <int R>
+  CB_HD int nonempty_slot_runs(CellCoord c, uint32_t* lo, uint32_t* hi) const {
+    constexpr uint32_t kLen = 2 * R + 1;
+    int count = 0;
+    bool wraps = false;
+    for (int dz = -R; dz <= R; ++dz)
+      for (int dy = -R; dy <= R; ++dy) {
+        const uint32_t b = cell_hash(c.x - R, c.y + dy, c.z + dz, mask);
+        wraps |= b + kLen > mask + 1;
+        const uint32_t e = b + kLen <= mask + 1 ? b + kLen : b;  // a wrapping row is redone below
+        lo[count] = cell_start[b], hi[count] = cell_start[e];
+        count += lo[count] < hi[count] ? 1 : 0;
+      }
+    bool shared = wraps;
+    for (int a = 1; a < count; ++a)
+      for (int k = 0; k < a; ++k) shared |= (lo[a] < hi[k]) & (lo[k] < hi[a]);
+    return shared ? -1 : count;
   }
 
   /// block_runs for a reach known at compile time: the (2R + 1)^2 row starts, one

@@ -11,13 +11,14 @@ constexpr int kMaxK = 64;
 
 CB_HD inline bool never_contact(const ContactFilter& f, uint32_t i, uint32_t j) {
   if (i == j) return true;
-  if (f.off) {
-    const uint32_t e1 = f.off[i + 1];
-    for (uint32_t e = f.off[i]; e < e1; ++e)
-      if (f.nbr[e] == j) return true;
-  }
   if (f.rest_x && f.piece[i] == f.piece[j] && length2(f.rest_x[j] - f.rest_x[i]) < f.diameter * f.diameter)
     return true;
+  if (f.off) {  // no early exit: a short row, scanned without unpredictable branches
+    const uint32_t e1 = f.off[i + 1];
+    uint32_t linked = 0;
+    for (uint32_t e = f.off[i]; e < e1; ++e) linked |= f.nbr[e] == j ? 1u : 0u;
+    if (linked) return true;
+  }
   return false;
 }
 
