@@ -17,6 +17,8 @@ uint64_t edge_key(int32_t a, int32_t b) {
   return (uint64_t(lo) << 32) | hi;
 }
 
+}  // namespace
+
 Csr csr_from_lists(const std::vector<std::vector<uint32_t>>& lists) {
   Csr c;
   c.offsets.resize(lists.size() + 1, 0);
@@ -25,6 +27,8 @@ Csr csr_from_lists(const std::vector<std::vector<uint32_t>>& lists) {
   for (const auto& l : lists) c.indices.insert(c.indices.end(), l.begin(), l.end());
   return c;
 }
+
+namespace {
 
 // sorts half-edges so the (at most a few) triangles of each edge are adjacent
 std::vector<HalfEdge> sorted_half_edges(const std::vector<Int3>& tris) {

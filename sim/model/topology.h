@@ -29,6 +29,9 @@ struct Topology {
   Csr ring2;                         ///< (nverts) vertices within two edges (excl. self and ring1), sorted
 };
 
+/// Concatenates per-row lists into compressed rows (row r = lists[r], in order).
+Csr csr_from_lists(const std::vector<std::vector<uint32_t>>& lists);
+
 /// Builds the topology of `tris` over `nverts` vertices.
 Topology build_topology(size_t nverts, const std::vector<Int3>& tris);
 

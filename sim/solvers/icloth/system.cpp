@@ -1,7 +1,10 @@
 #include "sim/solvers/icloth/system.h"
 
+#include "sim/model/topology.h"
+
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace cb::icloth {
 namespace {
@@ -81,11 +84,9 @@ uint32_t find_block(const BlockPattern& p, int i, int j) {
 
 // CSR from per-row lists
 void to_csr(const std::vector<std::vector<uint32_t>>& rows, std::vector<uint32_t>& off, std::vector<uint32_t>& idx) {
-  off.assign(rows.size() + 1, 0);
-  for (size_t r = 0; r < rows.size(); ++r) off[r + 1] = off[r] + uint32_t(rows[r].size());
-  idx.clear();
-  idx.reserve(off.back());
-  for (const auto& r : rows) idx.insert(idx.end(), r.begin(), r.end());
+  Csr c = csr_from_lists(rows);
+  off = std::move(c.offsets);
+  idx = std::move(c.indices);
 }
 
 }  // namespace
