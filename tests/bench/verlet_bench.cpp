@@ -152,12 +152,42 @@ void BM_VerletAllPairs(benchmark::State& state) {
   state.counters["speedup_hash_vs_all_pairs"] = stage_ms(w.stats(), "verlet sphere grid") / hash_detect;
 }
 
+// Detection alone (grid build + contact lists, stage "verlet sphere grid"),
+// frames of one sub-step after the warm-up; args: nx, store (0 hash, 1 dense).
+// The time is the median over the iterations' detection stages.
+void BM_VerletDetect(benchmark::State& state) {
+  const int nx = int(state.range(0)), store = int(state.range(1));
+  World w(bench_context(), sweep_scene(nx));
+  no_intersection_check(w);
+  w.set_solver_param("store", store == 0 ? "hash" : "dense");
+  for (int f = 0; f < kWarmup; ++f) w.step();
+  w.set_solver_param("substeps", "1");
+  std::vector<double> ms;
+  for (auto _ : state) {
+    w.step();
+    ms.push_back(stage_ms(w.stats(), "verlet sphere grid"));
+    state.SetIterationTime(ms.back() * 1e-3);
+  }
+  std::sort(ms.begin(), ms.end());
+  state.counters["detect_ms_median"] = ms[ms.size() / 2];
+  state.counters["detect_ms_min"] = ms.front();
+  state.counters["contacts"] = w.stats().get("spheres in contact");
+}
+
 void sweep_args(benchmark::internal::Benchmark* b) {
   for (int nx : kSweep)
     for (int store : {-1, 0, 1}) b->Args({nx, store});
 }
 
 BENCHMARK(BM_VerletFrame)->Apply(sweep_args)->Iterations(10)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_VerletDetect)
+    ->Apply([](benchmark::internal::Benchmark* b) {
+      for (int nx : kSweep) b->Args({nx, 0});
+      b->Args({240, 1});
+    })
+    ->Iterations(20)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_VerletAllPairs)
     ->Apply([](benchmark::internal::Benchmark* b) {
       for (int nx : kSweep) b->Arg(nx);
