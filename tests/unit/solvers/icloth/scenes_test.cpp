@@ -2,6 +2,7 @@
 // the collision core reports no intersecting triangle pair after any frame.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "sim/world.h"
@@ -32,6 +33,29 @@ TEST(IClothScenes, TwistingStaysPenetrationFree) { run_scene("icloth_twisting.js
 // in it (the proximity repulsion keeps that contact cheap)
 TEST(IClothScenes, FunnelStaysPenetrationFree) { run_scene("icloth_funnel.json", 100); }
 TEST(IClothScenes, ScarfStaysPenetrationFree) { run_scene("icloth_scarf.json", 100); }
+
+// The skirt (skirt4K, 7,496 triangles) on the kicking mannequin (25,472 moving
+// triangles): it falls onto the hips, the kick starts at 0.5 s (frame 50) and the
+// leg lifts the skirt by frame ~80. Checked: no NaN and no intersecting pair after
+// any frame. Not checked: edge strain. It grows to ~1.8 by frame 90 in this scene
+// (0.07 after the first free-fall step already, with 3000 or 20000 N/m alike),
+// a known defect of the membrane on this mesh (it has a sliver triangle of
+// quality 0.03), so the small scenes' strain bound is not asserted here.
+TEST(IClothScenes, DressOnTheKickingMannequinStaysPenetrationFree) {
+  CB_REQUIRE_SHARED("data/meshes/codim-ipc/kick");
+  for (const Context& ctx : test::backends()) {
+    World w(ctx, load_scene(test::source_path("scenes/shared/icloth_dress.json")));
+    ASSERT_EQ(w.solver_name(), "icloth");
+    float worst_strain = 0;
+    for (int f = 0; f < 100; ++f) {
+      w.step();
+      ASSERT_FALSE(w.stats().has_nan) << "frame " << f;
+      ASSERT_EQ(w.stats().get("intersecting pairs", -1), 0) << "frame " << f;
+      worst_strain = std::max(worst_strain, w.stats().max_strain);
+    }
+    ::testing::Test::RecordProperty("max_strain", std::to_string(worst_strain));
+  }
+}
 
 }  // namespace
 }  // namespace cb
