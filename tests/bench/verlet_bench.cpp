@@ -123,55 +123,62 @@ void BM_VerletFrame(benchmark::State& state) {
   report(state, w, t, scene.substeps);
 }
 
+// The sweep scene warmed up (the sheet reaches the sphere) with the given store,
+// then set to one sub-step per frame, so that a frame's detection stage is one
+// sub-step's detection.
+std::unique_ptr<World> warmed_one_substep_world(int nx, const char* store) {
+  auto w = std::make_unique<World>(bench_context(), sweep_scene(nx));
+  no_intersection_check(*w);
+  w->set_solver_param("store", store);
+  for (int f = 0; f < kWarmup; ++f) w->step();
+  w->set_solver_param("substeps", "1");
+  return w;
+}
+
+// Steps one frame; returns its detection time (grid build + contact lists), ms.
+double step_detect_ms(World& w) {
+  w.step();
+  return stage_ms(w.stats(), "verlet sphere grid");
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
 // The all-pairs baseline: warm up with the hash grid, then frames of one
 // sub-step: five with the hash grid (median detection time) and one with
 // all-pairs, in the same run.
 void BM_VerletAllPairs(benchmark::State& state) {
-  const int nx = int(state.range(0));
-  SceneSpec scene = sweep_scene(nx);
-  World w(bench_context(), scene);
-  no_intersection_check(w);
-  for (int f = 0; f < kWarmup; ++f) w.step();
-  w.set_solver_param("substeps", "1");
-  // hash detection: median of 5 one-sub-step frames (one frame can land on a load spike)
+  std::unique_ptr<World> w = warmed_one_substep_world(int(state.range(0)), "hash");
+  // hash detection: median of 5 frames (one frame can land on a load spike)
   std::vector<double> hash_ms;
-  for (int f = 0; f < 5; ++f) {
-    w.step();
-    hash_ms.push_back(stage_ms(w.stats(), "verlet sphere grid"));
-  }
-  std::sort(hash_ms.begin(), hash_ms.end());
-  const double hash_detect = hash_ms[2];
-  w.set_solver_param("store", "all-pairs");
+  for (int f = 0; f < 5; ++f) hash_ms.push_back(step_detect_ms(*w));
+  const double hash_detect = median(hash_ms);
+  w->set_solver_param("store", "all-pairs");
   FrameTimes t;
   for (auto _ : state) {
-    t.step(w);
-    state.SetIterationTime(w.stats().step_ms * 1e-3);
+    t.step(*w);
+    state.SetIterationTime(w->stats().step_ms * 1e-3);
   }
-  report(state, w, t, 1);
+  report(state, *w, t, 1);
   state.counters["hash_detect_ms_same_run"] = hash_detect;
-  state.counters["speedup_hash_vs_all_pairs"] = stage_ms(w.stats(), "verlet sphere grid") / hash_detect;
+  state.counters["speedup_hash_vs_all_pairs"] = stage_ms(w->stats(), "verlet sphere grid") / hash_detect;
 }
 
 // Detection alone (grid build + contact lists, stage "verlet sphere grid"),
 // frames of one sub-step after the warm-up; args: nx, store (0 hash, 1 dense).
 // The time is the median over the iterations' detection stages.
 void BM_VerletDetect(benchmark::State& state) {
-  const int nx = int(state.range(0)), store = int(state.range(1));
-  World w(bench_context(), sweep_scene(nx));
-  no_intersection_check(w);
-  w.set_solver_param("store", store == 0 ? "hash" : "dense");
-  for (int f = 0; f < kWarmup; ++f) w.step();
-  w.set_solver_param("substeps", "1");
+  std::unique_ptr<World> w = warmed_one_substep_world(int(state.range(0)), state.range(1) == 0 ? "hash" : "dense");
   std::vector<double> ms;
   for (auto _ : state) {
-    w.step();
-    ms.push_back(stage_ms(w.stats(), "verlet sphere grid"));
+    ms.push_back(step_detect_ms(*w));
     state.SetIterationTime(ms.back() * 1e-3);
   }
-  std::sort(ms.begin(), ms.end());
-  state.counters["detect_ms_median"] = ms[ms.size() / 2];
-  state.counters["detect_ms_min"] = ms.front();
-  state.counters["contacts"] = w.stats().get("spheres in contact");
+  state.counters["detect_ms_median"] = median(ms);
+  state.counters["detect_ms_min"] = *std::min_element(ms.begin(), ms.end());
+  state.counters["contacts"] = w->stats().get("spheres in contact");
 }
 
 void sweep_args(benchmark::internal::Benchmark* b) {
