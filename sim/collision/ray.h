@@ -14,7 +14,11 @@ struct RayHit {
 };
 
 /// Intersection of o + t d (t in [tmin, tmax]) with triangle (a, b, c), either face;
-/// rays parallel to the plane miss.
+/// rays parallel to the plane miss. Edges are closed with a tolerance of
+/// kEdgeTol in barycentric units: a ray through the edge shared by two triangles
+/// hits both (Moeller-Trumbore alone is not watertight, and whether it hits
+/// either then depends on rounding, which differs between the host and the
+/// device's fused multiply-adds). The barycentrics returned are clamped.
 CB_HD inline RayHit ray_triangle(Vec3f o, Vec3f d, Vec3f a, Vec3f b, Vec3f c, float tmin, float tmax) {
   RayHit h;
   Vec3f e1 = b - a, e2 = c - a;
@@ -24,16 +28,17 @@ CB_HD inline RayHit ray_triangle(Vec3f o, Vec3f d, Vec3f a, Vec3f b, Vec3f c, fl
   if (!(det * det > 1e-14f * scale * length2(d))) return h;  // parallel (relative test)
   float inv = 1.f / det;
   Vec3f s = o - a;
+  constexpr float kEdgeTol = 1e-5f;
   float u = dot(s, p) * inv;
-  if (u < 0.f || u > 1.f) return h;
+  if (u < -kEdgeTol || u > 1.f + kEdgeTol) return h;
   Vec3f q = cross(s, e1);
   float v = dot(d, q) * inv;
-  if (v < 0.f || u + v > 1.f) return h;
+  if (v < -kEdgeTol || u + v > 1.f + kEdgeTol) return h;
   float t = dot(e2, q) * inv;
   if (t < tmin || t > tmax) return h;
   h.t = t;
-  h.u = u;
-  h.v = v;
+  h.u = fminf(fmaxf(u, 0.f), 1.f);
+  h.v = fminf(fmaxf(v, 0.f), 1.f - h.u);
   return h;
 }
 

@@ -3,6 +3,7 @@
 //  - one frame of the small scenes (scenes/icloth_*.json);
 //  - BM_IClothLarge*: the sphere, twisting and funnel scenes refined to about
 //    20,000 triangles (the grids of the JSON scenes at a finer resolution);
+//  - BM_IClothGpu*: the same at ~200,000 triangles (the paper's GPU sizes);
 //  - BM_IClothTimeStep/N: the sphere scene with one implicit step of 1/N s per
 //    frame (N = 100, 50, 25; Tang et al. 2018, Fig. 11);
 //  - BM_IClothCcdCounts/I: full (I = 0) against incremental (I = 1) CCD box-pair
@@ -101,6 +102,12 @@ void BM_IClothLargeSphere(benchmark::State& s) { large_bench(s, "icloth_sphere.j
 void BM_IClothLargeTwisting(benchmark::State& s) { large_bench(s, "icloth_twisting.json", 100, 40); }
 void BM_IClothLargeFunnel(benchmark::State& s) { large_bench(s, "icloth_funnel.json", 58, 30); }
 
+// the paper's GPU sizes, ~200,000 triangles: 2 x 224^2 grids (198,916), 1 x 317^2
+// (199,712), 3 x 183^2 (198,744); fewer warm-up frames (each costs seconds on the CPU)
+void BM_IClothGpuSphere(benchmark::State& s) { large_bench(s, "icloth_sphere.json", 224, 20); }
+void BM_IClothGpuTwisting(benchmark::State& s) { large_bench(s, "icloth_twisting.json", 317, 20); }
+void BM_IClothGpuFunnel(benchmark::State& s) { large_bench(s, "icloth_funnel.json", 183, 20); }
+
 // one implicit step of 1/N s per frame on the sphere scene (Fig. 11)
 void BM_IClothTimeStep(benchmark::State& state) {
   SceneSpec s = scene_file("icloth_sphere.json");
@@ -151,6 +158,9 @@ BENCHMARK(BM_IClothCcdCounts)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->It
 BENCHMARK(BM_IClothLargeSphere)->Unit(benchmark::kMillisecond)->Iterations(10);
 BENCHMARK(BM_IClothLargeTwisting)->Unit(benchmark::kMillisecond)->Iterations(10);
 BENCHMARK(BM_IClothLargeFunnel)->Unit(benchmark::kMillisecond)->Iterations(10);
+BENCHMARK(BM_IClothGpuFunnel)->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_IClothGpuSphere)->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_IClothGpuTwisting)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_IClothPinnedSheet)->Arg(32)->Arg(64)->Arg(100)->Unit(benchmark::kMillisecond)->Iterations(20);
 
 }  // namespace

@@ -187,10 +187,20 @@ void sweep_args(benchmark::internal::Benchmark* b) {
 }
 
 BENCHMARK(BM_VerletFrame)->Apply(sweep_args)->Iterations(10)->UseManualTime()->Unit(benchmark::kMillisecond);
+// The H100 target's size, 708 x 1416 = 1,002,528 vertices (run it with
+// CLOTHBOX_BENCH_BACKEND=cuda; the dense grid over this box is not run).
+constexpr int kGpuNx = 708;
+BENCHMARK(BM_VerletFrame)
+    ->Args({kGpuNx, -1})
+    ->Args({kGpuNx, 0})
+    ->Iterations(10)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_VerletDetect)
     ->Apply([](benchmark::internal::Benchmark* b) {
       for (int nx : kSweep) b->Args({nx, 0});
       b->Args({240, 1});
+      b->Args({kGpuNx, 0});
     })
     ->Iterations(20)
     ->UseManualTime()

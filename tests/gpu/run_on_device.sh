@@ -2,58 +2,117 @@
 # The whole GPU check in one script.
 #
 #   Here (no GPU needed):   bash tests/gpu/run_on_device.sh --prepare
-#       builds the headless preset for sm_90 into build-gpu/ and copies the shared
-#       libraries the binaries need that a bare GPU machine lacks into build-gpu/lib/.
-#   On the GPU machine:     bash tests/gpu/run_on_device.sh      (carry build-gpu)
-#       runs every test with the CUDA backend available (each backend test compares
-#       CUDA with CPU), the CLI on every shipped scene with --backend cuda, the
-#       benchmarks, and prints a short table last. Logs go to $OUT when set.
+#       builds the headless preset for sm_90 into build-gpu/ and gathers what the
+#       GPU machine needs into gpu-bundle/ (stripped binaries, the shared libraries
+#       a bare machine lacks, the CCD data of ../shared): small enough to carry.
+#   On the GPU machine:     bash tests/gpu/run_on_device.sh [SECTION...]   (carry gpu-bundle)
+#       SECTIONs (default: all): tests scenes verlet pbd icloth collision; agree
+#       runs only the CPU/CUDA comparisons.
+#       tests: every unit test with the CUDA backend available (each backend test
+#       compares CUDA with CPU); scenes: the CLI on every shipped scene with
+#       --backend cuda; the rest: the benchmarks at the GPU targets' sizes with
+#       the CUDA backend. A short table comes last; logs go to $OUT when set.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-build=build-gpu
+bundle=gpu-bundle
 
 if [ "${1:-}" = "--prepare" ]; then
   set -e
+  build=build-gpu
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCLOTHBOX_GUI=OFF \
         -DCMAKE_CUDA_ARCHITECTURES=90 -DCLOTHBOX_CUDA=ON >/dev/null
   cmake --build "$build" -j "$(nproc)"
-  mkdir -p "$build/lib"
+  rm -rf "$bundle" && mkdir -p "$bundle/bin" "$bundle/lib" "$bundle/shared/data"
   for bin in "$build"/tests/clothbox_tests "$build"/app/clothbox-cli "$build"/tests/bench/*_bench; do
-    [ -x "$bin" ] || continue
-    ldd "$bin" | awk '/=> \//{print $3}' | grep -E 'tinyobj|benchmark|gomp|gtest|stdc\+\+' | xargs -r cp -u -t "$build/lib"
+    strip -o "$bundle/bin/$(basename "$bin")" "$bin"
+    ldd "$bin" | awk '/=> \//{print $3}' | grep -E 'tinyobj|benchmark|gomp|gtest|stdc\+\+' | xargs -r cp -u -t "$bundle/lib"
   done
-  echo "prepared $build ($(du -sh "$build" | cut -f1)); carry it to the GPU machine"
+  # the binaries read scenes and ../shared from the paths compiled into them
+  echo "$PWD" >"$bundle/source_dir"
+  shared=$(cd .. && pwd)/shared
+  echo "$shared" >"$bundle/shared_dir"
+  [ -d "$shared/data/ccd" ] && cp -r "$shared/data/ccd" "$bundle/shared/data/"
+  echo "prepared $bundle ($(du -sh "$bundle" | cut -f1)); carry it to the GPU machine"
   exit 0
 fi
 
+# --- on the GPU machine ---
 out=${OUT:-/tmp/clothbox-gpu}
 mkdir -p "$out"
-export LD_LIBRARY_PATH="$PWD/$build/lib:${LD_LIBRARY_PATH:-}"
+bin=$bundle/bin
+export LD_LIBRARY_PATH="$PWD/$bundle/lib:${LD_LIBRARY_PATH:-}"
+# make the compiled-in source and shared paths point here
+src=$(cat "$bundle/source_dir")
+if [ "$src" != "$PWD" ] && [ ! -e "$src" ]; then mkdir -p "$(dirname "$src")" && ln -s "$PWD" "$src"; fi
+shared=$(cat "$bundle/shared_dir")
+if [ ! -e "$shared" ]; then mkdir -p "$(dirname "$shared")" && ln -s "$PWD/$bundle/shared" "$shared"; fi
+
+# the tests run the CLI from the build folder's path
+[ -e build-gpu/app/clothbox-cli ] || { mkdir -p build-gpu/app && ln -s "$PWD/$bin/clothbox-cli" build-gpu/app/; }
+
+sections=("$@")
+[ ${#sections[@]} -eq 0 ] && sections=(tests scenes verlet pbd icloth collision)
+declare -A result
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/device.txt"
 
-declare -A result
-"$build/tests/clothbox_tests" --gtest_brief=1 >"$out/tests.log" 2>&1
-result[tests]=$([ $? -eq 0 ] && echo pass || echo FAIL)
-result[tests_detail]=$(grep -E '^\[  (PASSED|FAILED) ' "$out/tests.log" | tr '\n' ' ')
+run_tests() {  # 4 shards in parallel, one log each
+  local n=4 pids=() rc=0
+  for i in $(seq 0 $((n - 1))); do
+    GTEST_TOTAL_SHARDS=$n GTEST_SHARD_INDEX=$i OMP_NUM_THREADS=4 \
+      timeout 400 "$bin/clothbox_tests" --gtest_brief=1 >"$out/tests.$i.log" 2>&1 &
+    pids+=($!)
+  done
+  for p in "${pids[@]}"; do wait "$p" || rc=1; done
+  cat "$out"/tests.*.log >"$out/tests.log" && rm "$out"/tests.*.log
+  # --gtest_brief prints failures only: count from each shard's summary lines
+  local passed skipped failed
+  passed=$(awk '/^\[  PASSED  \]/{s+=$4} END{print s+0}' "$out/tests.log")
+  skipped=$(awk '/^\[  SKIPPED \] [0-9]+ test/{s+=$4} END{print s+0}' "$out/tests.log")
+  failed=$(grep -c '^\[  FAILED  \].*ms)' "$out/tests.log")
+  result[tests]="$([ $rc -eq 0 ] && echo pass || echo FAIL): $passed passed, $failed failed, $skipped skipped"
+}
 
-ok=0; total=0
-for s in scenes/*.json; do
-  total=$((total + 1))
-  "$build/app/clothbox-cli" run --backend cuda --frames 100 --quiet --scene "$s" >>"$out/scenes.log" 2>&1 && ok=$((ok + 1))
-done
-result[scenes]="$ok/$total"
+run_scenes() {
+  local ok=0 total=0
+  for s in scenes/*.json; do
+    total=$((total + 1))
+    echo "== $s" >>"$out/scenes.log"
+    timeout 120 "$bin/clothbox-cli" run --backend cuda --frames 100 --quiet --scene "$s" >>"$out/scenes.log" 2>&1 &&
+      ok=$((ok + 1))
+  done
+  result[scenes]="$ok/$total"
+}
 
-for b in "$build"/tests/bench/*_bench; do
-  [ -x "$b" ] || continue
-  "$b" --benchmark_min_time=0.2 --benchmark_format=console >"$out/$(basename "$b").log" 2>&1
+bench() {  # name timeout filter [env...]
+  local name=$1 t=$2 filter=$3
+  shift 3
+  env "$@" timeout "$t" "$bin/${name}_bench" --benchmark_filter="$filter" --benchmark_counters_tabular=true \
+    >"$out/$name.log" 2>&1
+  result[$name]="exit $? (see $name.log)"
+}
+
+for s in "${sections[@]}"; do
+  case $s in
+    tests) run_tests ;;
+    agree) "$bin/clothbox_tests" --gtest_filter='*CpuAndCuda*:*CudaMatchesCpu*:RayDetector.*:IClothScenes.Funnel*' \
+             >"$out/agree.log" 2>&1; result[agree]="exit $? (see agree.log)" ;;
+    scenes) run_scenes ;;
+    verlet) bench verlet 300 'BM_Verlet(Frame/(240|708)/(-1|0)/|Detect/(240|708)/0/|AllPairs/240/)' CLOTHBOX_BENCH_BACKEND=cuda ;;
+    pbd) bench pbd 120 'BM_PbdStep/(256|1024)/' CLOTHBOX_BENCH_BACKEND=cuda ;;
+    icloth) bench icloth 400 'BM_IClothLarge|BM_IClothGpu' ;;
+    collision) bench collision 120 '.' ;;
+    *) echo "unknown section $s" ;;
+  esac
 done
 
 echo
 echo "| check | result |"
 echo "|---|---|"
 echo "| device | $(cat "$out/device.txt") |"
-echo "| clothbox_tests (CUDA vs CPU) | ${result[tests]} ${result[tests_detail]} |"
-echo "| shipped scenes, 100 frames, --backend cuda | ${result[scenes]} |"
-for l in "$out"/*_bench.log; do
-  [ -f "$l" ] && echo "| $(basename "$l" .log) | see $(basename "$l") |"
+[ -n "${result[tests]:-}" ] && echo "| clothbox_tests (CUDA vs CPU) | ${result[tests]} |"
+[ -n "${result[agree]:-}" ] && echo "| CPU/CUDA agreement tests | ${result[agree]} |"
+[ -n "${result[scenes]:-}" ] && echo "| shipped scenes, 100 frames, --backend cuda | ${result[scenes]} |"
+for k in verlet pbd icloth collision; do
+  [ -n "${result[$k]:-}" ] && echo "| ${k}_bench | ${result[$k]} |"
 done
+exit 0

@@ -1,11 +1,15 @@
 #include "support/test_support.h"
 
+#include <gtest/gtest.h>
+
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "sim/model/grid.h"
+#include "sim/world.h"
 
 namespace cb::test {
 
@@ -48,6 +52,37 @@ SceneSpec grid_scene(int nx, int ny, float width, float height, float y) {
   c.grid.spacing = grid_spacing(g);
   s.cloths.push_back(c);
   return s;
+}
+
+std::vector<float> divergence(World& a, World& b, int frames, const std::function<void(World&)>& before) {
+  std::vector<float> d;
+  for (int f = 0; f < frames; ++f) {
+    for (World* w : {&a, &b}) {
+      if (before) before(*w);
+      w->step();
+    }
+    const std::vector<Vec3f> xa = a.positions(), xb = b.positions();
+    float worst = 0;
+    for (size_t i = 0; i < xa.size(); ++i) worst = std::max(worst, length(xa[i] - xb[i]));
+    d.push_back(worst);
+  }
+  return d;
+}
+
+std::string describe_divergence(const std::vector<float>& d) {
+  std::string s = "largest vertex distance per frame (m):";
+  char buf[32];
+  for (size_t f = 0; f < d.size(); ++f) {
+    std::snprintf(buf, sizeof buf, " %zu:%.2e", f, double(d[f]));
+    s += buf;
+  }
+  return s;
+}
+
+void expect_agreement(const std::vector<float>& d, int early_frames, float early_tol, float late_tol) {
+  const std::string trace = describe_divergence(d);
+  for (int f = 0; f < early_frames && f < int(d.size()); ++f) EXPECT_LT(d[size_t(f)], early_tol) << "frame " << f << "; " << trace;
+  EXPECT_LT(*std::max_element(d.begin(), d.end()), late_tol) << trace;
 }
 
 int run_command(const std::string& cmd, std::string* output) {

@@ -1,12 +1,16 @@
 // Helpers shared by the tests: paths, backends to test, small scenes built in code.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "sim/core/backend.h"
 #include "sim/scene/scene.h"
 
+namespace cb {
+class World;
+}
 namespace cb::test {
 
 /// Absolute path of a file in the source tree ("scenes/hanging_sheet.json").
@@ -20,6 +24,18 @@ bool cuda_context(Context* out);
 /// A scene with one quad grid (nx x ny, width x height m) lying in the xz plane at
 /// height y (m), no obstacles, gravity -9.81 y.
 SceneSpec grid_scene(int nx, int ny, float width, float height, float y);
+/// Steps worlds `a` and `b` (same scene, e.g. CPU and CUDA) `frames` times, calling
+/// `before(world)` ahead of each step; returns the largest vertex distance (m)
+/// between them after each frame.
+std::vector<float> divergence(World& a, World& b, int frames, const std::function<void(World&)>& before = {});
+/// "f0: d0, f1: d1, ..." for a failure message.
+std::string describe_divergence(const std::vector<float>& d);
+/// Two backends run the same algorithm when their trajectories agree to rounding
+/// (`early_tol`, m) over the first `early_frames` frames; contacts and folds then
+/// amplify the rounding differences (fused multiply-adds on the device, summation
+/// order) exponentially, so later frames only have to agree to `late_tol` (m),
+/// which still catches a missing force or contact.
+void expect_agreement(const std::vector<float>& d, int early_frames, float early_tol, float late_tol);
 /// Runs `cmd` through the shell; returns the exit status and fills `output`
 /// with stdout+stderr.
 int run_command(const std::string& cmd, std::string* output);

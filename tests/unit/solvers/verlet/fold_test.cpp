@@ -112,15 +112,10 @@ TEST(VerletFold, CudaMatchesCpu) {
   Context gpu;
   if (!test::cuda_context(&gpu)) GTEST_SKIP() << "no CUDA device";
   Fold cpu = make_fold(Context{}, "hash"), cuda = make_fold(gpu, "hash");
-  for (int frame = 0; frame < 20; ++frame)
-    for (Fold* f : {&cpu, &cuda}) {
-      pull(*f);
-      f->world->step();
-    }
-  std::vector<Vec3f> a = cpu.world->positions(), b = cuda.world->positions();
-  float worst = 0;
-  for (size_t i = 0; i < a.size(); ++i) worst = std::max(worst, length(a[i] - b[i]));
-  EXPECT_LT(worst, 1e-3f);
+  auto pull_fold = [&](World& w) { pull(&w == cpu.world.get() ? cpu : cuda); };
+  const std::vector<float> d = test::divergence(*cpu.world, *cuda.world, 20, pull_fold);
+  // measured on an H100: 1e-6 m after 5 frames, 1.3e-2 m after 20 (the fold is chaotic)
+  test::expect_agreement(d, 5, 1e-5f, 5e-2f);
 }
 
 }  // namespace
