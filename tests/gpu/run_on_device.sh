@@ -99,7 +99,7 @@ for s in "${sections[@]}"; do
     scenes) run_scenes ;;
     verlet) bench verlet 300 'BM_Verlet(Frame/(240|708)/(-1|0)/|Detect/(240|708)/0/|AllPairs/240/)' CLOTHBOX_BENCH_BACKEND=cuda ;;
     pbd) bench pbd 120 'BM_PbdStep/(256|1024)/' CLOTHBOX_BENCH_BACKEND=cuda ;;
-    icloth) bench icloth 400 'BM_IClothLarge|BM_IClothGpu' ;;
+    icloth) bench icloth 320 'BM_IClothPinnedSheet|BM_IClothLarge(Sphere|Funnel)|BM_IClothGpu(Funnel|Sphere)' ;;
     collision) bench collision 120 '.' ;;
     *) echo "unknown section $s" ;;
   esac

@@ -87,7 +87,8 @@ class VerletSolver : public Solver {
   DeviceBuffer<Vec3f> xa_, xb_;
   DeviceBuffer<uint8_t> moved_a_, moved_b_;  ///< (n) strain pass corrected the vertex (ping-pong)
   DeviceBuffer<uint32_t> ccount_, cids_;
-  DeviceBuffer<float> overlap_;
+  DeviceBuffer<float> overlap_;   ///< per sphere, deepest listed overlap (m), for the stats and the debug draw
+  DeviceBuffer<float> touching_;  ///< per sphere, 1 if it overlaps a listed sphere
   DeviceBuffer<ObstacleContact> mesh_contacts_;
   ParticleHash hash_;
   DenseSphereGrid dense_;

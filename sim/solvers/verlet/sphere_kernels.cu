@@ -160,7 +160,8 @@ void finish_velocity(const Context& ctx, const ContactLists& c, float diameter, 
   });
 }
 
-void contact_overlap(const Context& ctx, const ContactLists& c, float diameter, const Vec3f* x, float* overlap) {
+void contact_overlap(const Context& ctx, const ContactLists& c, float diameter, const Vec3f* x, float* overlap,
+                     float* touching) {
   const ContactLists cl = c;
   const float D = diameter;
   parallel_for(ctx, c.n, [=] CB_HD(int i) {
@@ -170,6 +171,7 @@ void contact_overlap(const Context& ctx, const ContactLists& c, float diameter, 
       worst = d > worst ? d : worst;
     }
     overlap[i] = worst;
+    touching[i] = worst > 0.f ? 1.f : 0.f;
   });
 }
 

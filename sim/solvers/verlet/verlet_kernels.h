@@ -113,7 +113,9 @@ void sphere_response(const Context& ctx, const ContactLists& c, const Vec3f* res
 void finish_velocity(const Context& ctx, const ContactLists& c, float diameter, float contact_damping, float h,
                      const float* w, const Vec3f* x0, const Vec3f* xf, Vec3f* v);
 
-/// overlap[i] = max over listed pairs of (diameter - |x_j - x_i|), 0 if none.
-void contact_overlap(const Context& ctx, const ContactLists& c, float diameter, const Vec3f* x, float* overlap);
+/// overlap[i] = max over listed pairs of (diameter - |x_j - x_i|) (m), 0 if none;
+/// touching[i] = 1 where overlap[i] > 0, else 0 (summed on the device for the stats).
+void contact_overlap(const Context& ctx, const ContactLists& c, float diameter, const Vec3f* x, float* overlap,
+                     float* touching);
 
 }  // namespace cb::verlet
