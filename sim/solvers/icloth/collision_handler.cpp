@@ -13,102 +13,10 @@
 #include "sim/core/error.h"
 #include "sim/solvers/icloth/collision_kernels.h"
 #include "sim/solvers/icloth/mat3.h"
+#include "sim/solvers/icloth/narrow_phase.h"
 
 namespace cb::icloth {
 namespace {
-
-struct Feature {
-  int32_t v[4];
-  bool ee;
-};
-
-uint64_t edge_key(int a, int b) {
-  return a < b ? (uint64_t(uint32_t(a)) << 32) | uint32_t(b) : (uint64_t(uint32_t(b)) << 32) | uint32_t(a);
-}
-
-using EeKey = std::pair<uint64_t, uint64_t>;
-
-// sorted, unique keys of the VF (vertex << 32 | tri) and EE (edge key pair)
-// features of triangle pairs
-void feature_keys(const std::vector<Int2>& pairs, const std::vector<Int3>& tris, std::vector<uint64_t>& vf,
-                  std::vector<EeKey>& ee) {
-  vf.clear();
-  ee.clear();
-  for (const Int2& p : pairs) {
-    const Int3 A = tris[size_t(p.a)], B = tris[size_t(p.b)];
-    for (int s = 0; s < 2; ++s) {
-      const Int3 P = s ? B : A;
-      const int t = s ? p.a : p.b;
-      for (int k = 0; k < 3; ++k) vf.push_back((uint64_t(uint32_t(P[k])) << 32) | uint32_t(t));
-    }
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) {
-        uint64_t ea = edge_key(A[i], A[(i + 1) % 3]), eb = edge_key(B[j], B[(j + 1) % 3]);
-        ee.push_back(ea < eb ? std::make_pair(ea, eb) : std::make_pair(eb, ea));
-      }
-  }
-  std::sort(vf.begin(), vf.end());
-  vf.erase(std::unique(vf.begin(), vf.end()), vf.end());
-  std::sort(ee.begin(), ee.end());
-  ee.erase(std::unique(ee.begin(), ee.end()), ee.end());
-}
-
-// removes the keys found in the sorted list `skip`; returns how many
-template <class K>
-size_t remove_skipped(std::vector<K>& keys, const std::vector<K>& skip) {
-  if (skip.empty()) return 0;
-  const size_t before = keys.size();
-  keys.erase(std::remove_if(keys.begin(), keys.end(),
-                            [&](const K& k) { return std::binary_search(skip.begin(), skip.end(), k); }),
-             keys.end());
-  return before - keys.size();
-}
-
-// VF and EE features of the candidate triangle pairs, without duplicates and
-// without the skipped ones (tangled at the start); *skipped counts those
-std::vector<Feature> features(const std::vector<Int2>& pairs, const std::vector<Int3>& tris,
-                              const std::vector<uint64_t>& skip_vf, const std::vector<EeKey>& skip_ee,
-                              uint64_t* skipped) {
-  std::vector<uint64_t> vf;
-  std::vector<EeKey> ee;
-  feature_keys(pairs, tris, vf, ee);
-  *skipped += remove_skipped(vf, skip_vf) + remove_skipped(ee, skip_ee);
-  std::vector<Feature> out;
-  out.reserve(vf.size() + ee.size());
-  for (uint64_t k : vf) {
-    const Int3 T = tris[k & 0xffffffffu];
-    out.push_back({{int32_t(k >> 32), T.a, T.b, T.c}, false});
-  }
-  for (const auto& k : ee)
-    out.push_back({{int32_t(k.first >> 32), int32_t(k.first & 0xffffffffu), int32_t(k.second >> 32),
-                    int32_t(k.second & 0xffffffffu)},
-                   true});
-  return out;
-}
-
-// distance of the feature pair at its start positions x0 ({p,a,b,c} or {a0,a1,b0,b1})
-double start_distance(bool ee, const Vec3d* x0) {
-  if (ee) return std::sqrt(closest_points_segments(x0[0], x0[1], x0[2], x0[3]).dist2);
-  return std::sqrt(closest_point_triangle(x0[0], x0[1], x0[2], x0[3]).dist2);
-}
-
-// CCD with the minimum separation opt.min_distance, except for a pair that
-// starts closer than that (a state this solver did not make: another solver's,
-// a user edit, the end of a tangled step): such a pair would be an impact at
-// t = 0 whatever the end positions, one no zone can resolve. It is checked
-// against a third of its start distance instead (the separation is per axis,
-// which is at least the distance / sqrt 3, so t = 0 is clear): it may not come
-// closer than that, so it still never touches, and its zone pushes it out to
-// the thickness.
-CcdResult feature_ccd(bool ee, const Vec3d* a, const Vec3d* b, const CcdOptions& opt) {
-  CcdResult r = ee ? ccd_edge_edge(a, b, opt) : ccd_vertex_face(a, b, opt);
-  if (!r.hit || opt.min_distance <= 0) return r;
-  const double d0 = start_distance(ee, a);
-  if (d0 >= 1.7320508 * opt.min_distance || d0 < 1e-7) return r;
-  CcdOptions near = opt;
-  near.min_distance = d0 / 3;
-  return ee ? ccd_edge_edge(a, b, near) : ccd_vertex_face(a, b, near);
-}
 
 // union-find over cloth vertices
 struct Dsu {
@@ -152,7 +60,10 @@ void CollisionHandler::build_soup(const Context& ctx, const CollisionInput& in, 
       htris_.push_back({f.a + int(nverts_), f.b + int(nverts_), f.c + int(nverts_)});
     }
     soup_tris_.upload(ctx, htris_);
+    narrow_.set_triangles(ctx, htris_);
+    tangles_changed_ = true;  // the skipped features' keys depend on the edge numbering
   }
+  soup_w_.upload(ctx, *in.inv_mass);
   soup_x0_.upload(ctx, hx0_);
   soup_x1_.upload(ctx, hx1_);
 }
@@ -169,15 +80,12 @@ std::vector<Int2> CollisionHandler::find_tangles(const Context& ctx, const Colli
 
 void CollisionHandler::set_tangles(const std::vector<Int2>& pairs) {
   num_tangles_ = pairs.size();
-  if (pairs.empty()) {
-    skip_vf_.clear();
-    skip_ee_.clear();
-    return;
-  }
   const std::vector<Int3>& tris = htris_.empty() ? cloth_tris_ : htris_;  // before the first soup: cloth only
   for (const Int2& p : pairs)
     if (size_t(p.a) >= tris.size() || size_t(p.b) >= tris.size()) throw Error("set_tangles: pair out of range");
-  feature_keys(pairs, tris, skip_vf_, skip_ee_);
+  if (pairs.empty() && tangles_.empty()) return;
+  tangles_ = pairs;
+  tangles_changed_ = true;  // the narrow phase learns them at the next detect
 }
 
 std::vector<Impact> CollisionHandler::detect(const Context& ctx, const CollisionInput& in, const CollisionSettings& s,
@@ -197,40 +105,24 @@ std::vector<Impact> CollisionHandler::detect(const Context& ctx, const Collision
   }
   size_t np = candidate_pairs(ctx, soup, boxes_.data(), td ? td_.data() : nullptr, s.self_collision, pairs_);
   (td ? st->pairs_incremental : st->pairs_full) += np;
-  std::vector<Int2> pairs = pairs_.to_host();
-  std::vector<Feature> feats = features(pairs, htris_, skip_vf_, skip_ee_, &st->excluded);
-  st->feature_tests += feats.size();
-  // narrow phase: exact CCD with the minimum separation
-  CcdOptions opt;
-  opt.min_distance = margin;
-  std::vector<uint8_t> hit(feats.size(), 0);
-  std::vector<double> toi(feats.size(), 1.0);
-  auto fixed = [&](int v) { return size_t(v) >= nverts_ || (*in.inv_mass)[size_t(v)] == 0.f; };
-#pragma omp parallel for schedule(dynamic, 256)
-  for (long long f = 0; f < (long long)feats.size(); ++f) {
-    const Feature& F = feats[size_t(f)];
-    if (fixed(F.v[0]) && fixed(F.v[1]) && fixed(F.v[2]) && fixed(F.v[3])) continue;
-    Vec3d a[4], b[4];
-    for (int k = 0; k < 4; ++k) {
-      a[k] = Vec3d(hx0_[size_t(F.v[k])]);
-      b[k] = Vec3d(hx1_[size_t(F.v[k])]);
-    }
-    CcdResult r = feature_ccd(F.ee, a, b, opt);
-    hit[size_t(f)] = r.hit;
-    toi[size_t(f)] = r.toi;
+  if (tangles_changed_) {
+    narrow_.set_skipped(ctx, tangles_);
+    tangles_changed_ = false;
   }
+  // narrow phase on the backend: exact CCD with the minimum separation
+  NarrowInput ni{soup_x0_.data(), soup_x1_.data(), pairs_.data(), np, soup_w_.data(), int(nverts_), double(margin)};
+  const std::vector<FeatureHit> hits = narrow_.find(ctx, ni, &st->feature_tests, &st->excluded);
   std::vector<Impact> out;
-  for (size_t f = 0; f < feats.size(); ++f) {
-    if (!hit[f]) continue;
-    const Feature& F = feats[f];
+  out.reserve(hits.size());
+  for (const FeatureHit& h : hits) {
     Vec3d a[4], b[4];
     float d = 0.f;
     for (int k = 0; k < 4; ++k) {
-      a[k] = Vec3d(hx0_[size_t(F.v[k])]);
-      b[k] = Vec3d(hx1_[size_t(F.v[k])]);
-      if (size_t(F.v[k]) < nverts_) d = std::max(d, (*in.thickness)[size_t(F.v[k])]);
+      a[k] = Vec3d(hx0_[size_t(h.f.v[k])]);
+      b[k] = Vec3d(hx1_[size_t(h.f.v[k])]);
+      if (size_t(h.f.v[k]) < nverts_) d = std::max(d, (*in.thickness)[size_t(h.f.v[k])]);
     }
-    out.push_back(make_impact(F.ee, F.v, a, b, toi[f], d));
+    out.push_back(make_impact(h.f.ee, h.f.v, a, b, h.toi, d));
   }
   return out;
 }

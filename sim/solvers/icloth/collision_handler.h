@@ -46,6 +46,7 @@
 #include "sim/core/backend.h"
 #include "sim/core/buffer.h"
 #include "sim/solvers/icloth/impacts.h"
+#include "sim/solvers/icloth/narrow_phase.h"
 #include "sim/solvers/icloth/zone_solver.h"
 
 namespace cb::icloth {
@@ -107,7 +108,10 @@ class CollisionHandler {
   /// Impacts found by the last CCD pass (tests compare full and incremental CCD).
   std::vector<Impact> detect(const Context& ctx, const CollisionInput& in, const CollisionSettings& s,
                              const std::vector<Vec3f>& x1, const std::vector<uint8_t>* td, CollisionStats* st);
-  size_t device_bytes() const { return boxes_.bytes() + pairs_.bytes() + soup_x0_.bytes() * 2 + soup_tris_.bytes(); }
+  size_t device_bytes() const {
+    return boxes_.bytes() + pairs_.bytes() + soup_x0_.bytes() * 2 + soup_tris_.bytes() + soup_w_.bytes() +
+           narrow_.device_bytes();
+  }
 
  private:
   void build_soup(const Context& ctx, const CollisionInput& in, const std::vector<Vec3f>& x1);
@@ -128,9 +132,11 @@ class CollisionHandler {
   DeviceBuffer<Aabb> boxes_;
   DeviceBuffer<uint8_t> td_;
   DeviceBuffer<Int2> pairs_;
-  // features of tangled triangle pairs, sorted keys as features() builds them
-  std::vector<uint64_t> skip_vf_;
-  std::vector<std::pair<uint64_t, uint64_t>> skip_ee_;
+  DeviceBuffer<float> soup_w_;  ///< (cloth vertices) inverse masses, 0 = pinned
+  NarrowPhase narrow_;
+  // triangle pairs tangled at the start: their features are skipped
+  std::vector<Int2> tangles_;
+  bool tangles_changed_ = false;
   size_t num_tangles_ = 0;
 };
 

@@ -9,5 +9,6 @@ list(APPEND CLOTHBOX_SIM_CU
   solvers/icloth/cg.cu
   solvers/icloth/obstacle_kernels.cu
   solvers/icloth/step_kernels.cu
-  solvers/icloth/collision_kernels.cu)
+  solvers/icloth/collision_kernels.cu
+  solvers/icloth/narrow_phase.cu)
 list(APPEND CLOTHBOX_SIM_CU solvers/icloth/repulsion.cu)
