@@ -1,6 +1,14 @@
 // Jacobi-preconditioned conjugate gradient on the backend for the filtered
 // implicit system (Baraff & Witkin 1998, Sec. 5.3 "modified PCG": pinned
 // vertices are projected out of the residual and the search directions).
+//
+// The scalars of the iteration (r.z, p.q, the step lengths, the count) live on
+// the backend, and the kernels of an iteration read them there: the host launches
+// kCgBatch iterations at a time and reads the scalars once per batch. Once the
+// solve has converged (or stopped) on the device, the remaining launches of the
+// batch do nothing, so the answer is the one a check after every iteration gives.
+// (One host read-back per iteration cost ~0.1 ms per iteration on an H100,
+// whatever the size.)
 #pragma once
 
 #include "sim/core/buffer.h"
@@ -8,13 +16,25 @@
 
 namespace cb::icloth {
 
+/// Iterations launched between two reads of the scalars by the host.
+constexpr int kCgBatch = 8;
+
+/// The iteration's scalars (backend memory).
+struct CgScalars {
+  double rz = 0, rz0 = 0, pq = 0, beta = 0;  ///< r.z, b.Pb of the rhs, p.q, the new direction's weight
+  double tol2 = 0;                           ///< tol^2 rz0: converged when rz <= tol2
+  int iterations = 0, max_iterations = 0;
+  int done = 0;                              ///< converged, stopped at p.q <= 0, or out of iterations
+};
+
 /// Scratch vectors of the solver, resized on demand.
 struct CgScratch {
   DeviceBuffer<Vec3f> r, z, p, q;
   DeviceBuffer<M3> P;
-  DeviceBuffer<float> dots;
+  DeviceBuffer<double> partial;  ///< per chunk of kDotChunk vertices, a dot product's partial sum
+  DeviceBuffer<CgScalars> scalars;
   void resize(const Context& ctx, size_t n);
-  size_t bytes() const { return r.bytes() * 4 + P.bytes() + dots.bytes(); }
+  size_t bytes() const { return r.bytes() * 4 + P.bytes() + partial.bytes() + scalars.bytes(); }
 };
 
 struct CgResult {
@@ -29,7 +49,13 @@ struct CgResult {
 CgResult pcg_solve(const Context& ctx, const SystemView& A, const Vec3f* b, Vec3f* x, CgScratch& s, int max_iter,
                    float tol);
 
-/// sum_i dot(a[i], b[i]) with a fixed summation order on the CPU.
-double dot3(const Context& ctx, const Vec3f* a, const Vec3f* b, int n, float* scratch);
+/// Vertices per partial sum of a dot product (the summation order is fixed, the
+/// same on every backend).
+constexpr int kDotChunk = 256;
+
+/// *out = sum_i dot(a[i], b[i]) (double, backend memory), without a host read-back:
+/// partial sums per chunk of kDotChunk, then one thread sums the chunks in order.
+/// partial: (ceil(n / kDotChunk)) backend memory.
+void dot3(const Context& ctx, const Vec3f* a, const Vec3f* b, int n, double* partial, double* out);
 
 }  // namespace cb::icloth
