@@ -17,23 +17,14 @@ void CgScratch::resize(const Context& ctx, size_t n) {
   p.resize(ctx, n);
   q.resize(ctx, n);
   P.resize(ctx, n);
-  partial.resize(ctx, std::max<size_t>(1, (n + kDotChunk - 1) / kDotChunk));
+  dots.resize(ctx, n);
   scalars.resize(ctx, 1);
 }
 
-void dot3(const Context& ctx, const Vec3f* a, const Vec3f* b, int n, double* partial, double* out) {
-  const int chunks = (n + kDotChunk - 1) / kDotChunk;
-  parallel_for(ctx, chunks, [=] CB_HD(int c) {
-    double s = 0;
-    const int end = (c + 1) * kDotChunk < n ? (c + 1) * kDotChunk : n;
-    for (int i = c * kDotChunk; i < end; ++i) s += double(dot(a[i], b[i]));
-    partial[c] = s;
-  });
-  parallel_for(ctx, 1, [=] CB_HD(int) {
-    double s = 0;
-    for (int c = 0; c < chunks; ++c) s += partial[c];
-    *out = s;
-  });
+void dot3(const Context& ctx, const Vec3f* a, const Vec3f* b, int n, CgScratch& s, double* out) {
+  float* d = s.dots.data();
+  parallel_for(ctx, n, [=] CB_HD(int i) { d[i] = dot(a[i], b[i]); });
+  reduce_sum_to(ctx, d, size_t(n), out, s.reduce);
 }
 
 namespace {
@@ -114,9 +105,9 @@ CgResult pcg_solve(const Context& ctx, const SystemView& A, const Vec3f* b, Vec3
   block_jacobi(ctx, A, s.P.data());
   apply_system(ctx, A, x, s.q.data());
   cg_start(ctx, n, b, s.q.data(), A.inv_mass, s.P.data(), s.r.data(), s.z.data(), s.p.data());
-  dot3(ctx, s.r.data(), s.z.data(), n, s.partial.data(), &sc->rz);
+  dot3(ctx, s.r.data(), s.z.data(), n, s, &sc->rz);
   block_times(ctx, n, s.P.data(), b, A.inv_mass, s.q.data());
-  dot3(ctx, b, s.q.data(), n, s.partial.data(), &sc->rz0);
+  dot3(ctx, b, s.q.data(), n, s, &sc->rz0);
   cg_init_scalars(ctx, sc, max_iter, tol);
   // rz_new goes to beta's slot first; cg_advance turns it into beta
   double* rz_new = &sc->beta;
@@ -124,10 +115,10 @@ CgResult pcg_solve(const Context& ctx, const SystemView& A, const Vec3f* b, Vec3
   for (int launched = 0; !host[0].done && launched < max_iter; launched += kCgBatch) {
     for (int k = 0; k < kCgBatch; ++k) {
       apply_system(ctx, A, s.p.data(), s.q.data());
-      dot3(ctx, s.p.data(), s.q.data(), n, s.partial.data(), &sc->pq);
+      dot3(ctx, s.p.data(), s.q.data(), n, s, &sc->pq);
       cg_check_pq(ctx, sc);
       cg_update(ctx, n, sc, s.p.data(), s.q.data(), s.P.data(), x, s.r.data(), s.z.data());
-      dot3(ctx, s.r.data(), s.z.data(), n, s.partial.data(), rz_new);
+      dot3(ctx, s.r.data(), s.z.data(), n, s, rz_new);
       cg_advance(ctx, sc, rz_new);
       cg_direction(ctx, n, sc, s.z.data(), s.p.data());
     }

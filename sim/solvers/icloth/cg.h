@@ -31,10 +31,11 @@ struct CgScalars {
 struct CgScratch {
   DeviceBuffer<Vec3f> r, z, p, q;
   DeviceBuffer<M3> P;
-  DeviceBuffer<double> partial;  ///< per chunk of kDotChunk vertices, a dot product's partial sum
+  DeviceBuffer<float> dots;      ///< (n) per-vertex products of a dot product
+  DeviceBuffer<uint8_t> reduce;  ///< the reduction's scratch
   DeviceBuffer<CgScalars> scalars;
   void resize(const Context& ctx, size_t n);
-  size_t bytes() const { return r.bytes() * 4 + P.bytes() + partial.bytes() + scalars.bytes(); }
+  size_t bytes() const { return r.bytes() * 4 + P.bytes() + dots.bytes() + reduce.bytes() + scalars.bytes(); }
 };
 
 struct CgResult {
@@ -49,13 +50,8 @@ struct CgResult {
 CgResult pcg_solve(const Context& ctx, const SystemView& A, const Vec3f* b, Vec3f* x, CgScratch& s, int max_iter,
                    float tol);
 
-/// Vertices per partial sum of a dot product (the summation order is fixed, the
-/// same on every backend).
-constexpr int kDotChunk = 256;
-
-/// *out = sum_i dot(a[i], b[i]) (double, backend memory), without a host read-back:
-/// partial sums per chunk of kDotChunk, then one thread sums the chunks in order.
-/// partial: (ceil(n / kDotChunk)) backend memory.
-void dot3(const Context& ctx, const Vec3f* a, const Vec3f* b, int n, double* partial, double* out);
+/// *out = sum_i dot(a[i], b[i]) (double, backend memory), without a host read-back
+/// (the products in s.dots, then reduce_sum_to).
+void dot3(const Context& ctx, const Vec3f* a, const Vec3f* b, int n, CgScratch& s, double* out);
 
 }  // namespace cb::icloth
