@@ -3,6 +3,8 @@
 #include <cmath>
 #include <limits>
 
+#include "sim/collision/ray.h"
+
 namespace cb::render {
 
 namespace {
@@ -14,23 +16,12 @@ constexpr float kEdgeSlack = 2e-4f;
 }  // namespace
 
 bool ray_triangle(const Ray& r, Vec3f a, Vec3f b, Vec3f c, float* t, float* u, float* v) {
-  glm::vec3 e1 = g(b) - g(a), e2 = g(c) - g(a);
-  glm::vec3 p = glm::cross(r.dir, e2);
-  float det = glm::dot(e1, p);
-  float scale = glm::length(e1) * glm::length(e2);
-  if (std::fabs(det) <= 1e-12f * scale) return false;  // ray parallel to the plane
-  float inv = 1.f / det;
-  glm::vec3 s = r.origin - g(a);
-  float uu = glm::dot(s, p) * inv;
-  if (uu < -kEdgeSlack || uu > 1.f + kEdgeSlack) return false;
-  glm::vec3 q = glm::cross(s, e1);
-  float vv = glm::dot(r.dir, q) * inv;
-  if (vv < -kEdgeSlack || uu + vv > 1.f + kEdgeSlack) return false;
-  float tt = glm::dot(e2, q) * inv;
-  if (tt < 0.f) return false;
-  *t = tt;
-  *u = uu;
-  *v = vv;
+  const RayHit h = cb::ray_triangle(Vec3f{r.origin.x, r.origin.y, r.origin.z}, Vec3f{r.dir.x, r.dir.y, r.dir.z}, a,
+                                    b, c, 0.f, std::numeric_limits<float>::max(), kEdgeSlack);
+  if (h.t < 0.f) return false;
+  *t = h.t;
+  *u = h.u;
+  *v = h.v;
   return true;
 }
 

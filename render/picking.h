@@ -20,8 +20,9 @@ struct Hit {
   bool hit() const { return tri >= 0; }
 };
 
-/// Exact ray-triangle test (both faces). Returns the ray parameter t >= 0 and the
-/// barycentric weights (u, v) of b and c, or false.
+/// Exact ray-triangle test (both faces; the collision core's, sim/collision/ray.h,
+/// with a wider edge slack). Returns the ray parameter t >= 0 and the barycentric
+/// weights (u, v) of b and c, or false.
 bool ray_triangle(const Ray& r, Vec3f a, Vec3f b, Vec3f c, float* t, float* u, float* v);
 
 /// The nearest triangle hit by the ray. x: (nverts) m, tris: (ntris).

@@ -15,11 +15,13 @@ struct RayHit {
 
 /// Intersection of o + t d (t in [tmin, tmax]) with triangle (a, b, c), either face;
 /// rays parallel to the plane miss. Edges are closed with a tolerance of
-/// kEdgeTol in barycentric units: a ray through the edge shared by two triangles
+/// `edge_tol` in barycentric units: a ray through the edge shared by two triangles
 /// hits both (Moeller-Trumbore alone is not watertight, and whether it hits
 /// either then depends on rounding, which differs between the host and the
 /// device's fused multiply-adds). The barycentrics returned are clamped.
-CB_HD inline RayHit ray_triangle(Vec3f o, Vec3f d, Vec3f a, Vec3f b, Vec3f c, float tmin, float tmax) {
+constexpr float kRayEdgeTol = 1e-5f;
+CB_HD inline RayHit ray_triangle(Vec3f o, Vec3f d, Vec3f a, Vec3f b, Vec3f c, float tmin, float tmax,
+                                 float edge_tol = kRayEdgeTol) {
   RayHit h;
   Vec3f e1 = b - a, e2 = c - a;
   Vec3f p = cross(d, e2);
@@ -28,12 +30,11 @@ CB_HD inline RayHit ray_triangle(Vec3f o, Vec3f d, Vec3f a, Vec3f b, Vec3f c, fl
   if (!(det * det > 1e-14f * scale * length2(d))) return h;  // parallel (relative test)
   float inv = 1.f / det;
   Vec3f s = o - a;
-  constexpr float kEdgeTol = 1e-5f;
   float u = dot(s, p) * inv;
-  if (u < -kEdgeTol || u > 1.f + kEdgeTol) return h;
+  if (u < -edge_tol || u > 1.f + edge_tol) return h;
   Vec3f q = cross(s, e1);
   float v = dot(d, q) * inv;
-  if (v < -kEdgeTol || u + v > 1.f + kEdgeTol) return h;
+  if (v < -edge_tol || u + v > 1.f + edge_tol) return h;
   float t = dot(e2, q) * inv;
   if (t < tmin || t > tmax) return h;
   h.t = t;
