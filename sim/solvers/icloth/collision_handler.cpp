@@ -212,12 +212,44 @@ ZoneResult solve_one_zone(const std::vector<int>& verts, const std::vector<int>&
 // rigid impact zone (Provot 1997): the zone keeps its start shape and moves with
 // the mean displacement and the rotation that keeps its angular momentum; a zone
 // touching a fixed point stays at its start
-void rigid_zone(const std::vector<int>& verts, bool has_fixed, const CollisionInput& in, std::vector<Vec3f>& x1) {
+// The motion over the step of the fixed vertices (obstacle vertices and pinned
+// cloth vertices) among the zone's impacts: *d = their mean displacement (m);
+// false when the zone has none.
+bool zone_fixed_motion(const std::vector<int>& ids, const std::vector<Impact>& imps, const CollisionInput& in,
+                       size_t nverts, Vec3f* d) {
+  Vec3d sum{};
+  int n = 0;
+  for (int j : ids)
+    for (int k = 0; k < 4; ++k) {
+      const Impact& im = imps[size_t(j)];
+      if (im.w[k] == 0.f) continue;
+      const size_t v = size_t(im.v[k]);
+      if (v >= nverts) {
+        sum += Vec3d((*in.obs_x1)[v - nverts] - (*in.obs_x0)[v - nverts]);
+      } else if ((*in.inv_mass)[v] == 0.f) {
+        sum += Vec3d((*in.x_free)[v] - (*in.x0)[v]);
+      } else {
+        continue;
+      }
+      ++n;
+    }
+  if (n == 0) return false;
+  *d = Vec3f(sum / double(n));
+  return true;
+}
+
+// Rigid impact zone (Provot 1997; Bridson et al. 2002): the zone's free vertices
+// move as one rigid body with the zone's mass-weighted mean translation and
+// angular momentum. A zone holding fixed vertices has infinite mass: it moves
+// with them, by their mean displacement (0 for a still obstacle; the moving
+// obstacle carries the zone along instead of sweeping through it).
+void rigid_zone(const std::vector<int>& verts, const Vec3f* fixed_motion, const CollisionInput& in,
+                std::vector<Vec3f>& x1) {
   const auto& x0 = *in.x0;
   const auto& xf = *in.x_free;
   const auto& m = *in.mass;
-  if (has_fixed) {
-    for (int v : verts) x1[size_t(v)] = x0[size_t(v)];
+  if (fixed_motion) {
+    for (int v : verts) x1[size_t(v)] = x0[size_t(v)] + *fixed_motion;
     return;
   }
   double M = 0;
@@ -242,16 +274,6 @@ void rigid_zone(const std::vector<int>& verts, bool has_fixed, const CollisionIn
   double ang = length(w);
   Mat3f R = ang > 1e-12 ? rotation(Vec3f(w / ang), float(ang)) : Mat3f{};
   for (int v : verts) x1[size_t(v)] = Vec3f(c + dcm) + R * Vec3f(Vec3d(x0[size_t(v)]) - c);
-}
-
-bool zone_has_fixed(const std::vector<int>& ids, const std::vector<Impact>& imps, const CollisionInput& in,
-                    size_t nverts) {
-  for (int j : ids)
-    for (int k = 0; k < 4; ++k) {
-      const Impact& im = imps[size_t(j)];
-      if (im.w[k] != 0.f && (size_t(im.v[k]) >= nverts || (*in.inv_mass)[size_t(im.v[k])] == 0.f)) return true;
-    }
-  return false;
 }
 
 }  // namespace
@@ -320,8 +342,11 @@ bool CollisionHandler::rigid_rounds(const Context& ctx, const CollisionInput& in
     if (imps.empty()) return true;
     all.insert(all.end(), imps.begin(), imps.end());
     ZoneSet zs = build_zones(all, nverts_, *in.inv_mass);
-    for (size_t z = 0; z < zs.verts.size(); ++z)
-      rigid_zone(zs.verts[z], zone_has_fixed(zs.impacts[z], all, in, nverts_), in, x1);
+    for (size_t z = 0; z < zs.verts.size(); ++z) {
+      Vec3f d;
+      const bool fixed = zone_fixed_motion(zs.impacts[z], all, in, nverts_, &d);
+      rigid_zone(zs.verts[z], fixed ? &d : nullptr, in, x1);
+    }
   }
   return false;
 }

@@ -131,5 +131,46 @@ TEST(IClothCollisions, ResolvedStepHasNoImpactsAndNoIntersections) {
   }
 }
 
+// A moving obstacle sweeps up into a cloth that would stay still: a square of two
+// triangles rises from y = 0 to 3 cm under a 5 x 5 sheet resting 1 cm above it.
+// With the zone solver off (max_rounds 0) the rigid zones must resolve it: a zone
+// that holds obstacle vertices moves with them (staying at the start positions,
+// as for a still obstacle, would let the obstacle pass through the sheet).
+TEST(IClothCollisions, RigidZonesMoveWithAMovingObstacle) {
+  GridSpec g;
+  g.nx = g.ny = 5;
+  g.width = g.height = 0.1f;
+  TriMesh m = make_grid(g);
+  TwoSheets s;
+  for (const Vec3f& p : m.positions) s.x0.push_back(Vec3f{p.x, 0.01f, p.y});
+  s.tris = m.tris;
+  s.mass.assign(s.x0.size(), 1e-4f);
+  s.w.assign(s.x0.size(), 1e4f);
+  s.thick.assign(s.x0.size(), 0.002f);
+  const std::vector<Vec3f> ox0{{-0.15f, 0, -0.15f}, {0.15f, 0, -0.15f}, {0.15f, 0, 0.15f}, {-0.15f, 0, 0.15f}};
+  std::vector<Vec3f> ox1 = ox0;
+  for (Vec3f& p : ox1) p.y = 0.03f;
+  const std::vector<Int3> otris{{0, 1, 2}, {0, 2, 3}};
+  const std::vector<Vec3f> x_free = s.x0;  // the cloth alone would not move
+  CollisionInput in = input(s, x_free);
+  in.obs_x0 = &ox0;
+  in.obs_x1 = &ox1;
+  in.obs_tris = &otris;
+  for (const Context& ctx : test::backends()) {
+    CollisionHandler h;
+    h.set_cloth(s.x0.size(), s.tris);
+    CollisionSettings cs;
+    cs.max_rounds = 0;
+    std::vector<Vec3f> x1 = x_free;
+    CollisionStats st = h.resolve(ctx, in, cs, x1);
+    EXPECT_GT(st.rigid_rounds, 0);
+    EXPECT_EQ(st.reverted, 0);
+    EXPECT_EQ(st.unresolved, 0);
+    CollisionStats st2;
+    EXPECT_TRUE(h.detect(ctx, in, cs, x1, nullptr, &st2).empty()) << "no impact is left over the step";
+    for (const Vec3f& p : x1) EXPECT_GT(p.y, 0.03f) << "the sheet stays above the risen square";
+  }
+}
+
 }  // namespace
 }  // namespace cb::icloth
