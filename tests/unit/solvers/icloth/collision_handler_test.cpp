@@ -16,39 +16,45 @@
 namespace cb::icloth {
 namespace {
 
-// two horizontal 0.2 m sheets (n x n), the upper one 1 cm above the lower one
-struct TwoSheets {
+// cloth vertices and triangles with their per-vertex data
+struct Sheets {
   std::vector<Vec3f> x0;
   std::vector<Int3> tris;
   std::vector<float> mass, w, thick;
 };
 
-TwoSheets two_sheets(int n) {
+// unit masses of 1e-4 kg (inverse 1e4) and a 2 mm thickness for every vertex
+void uniform_vertices(Sheets& s) {
+  s.mass.assign(s.x0.size(), 1e-4f);
+  s.w.assign(s.x0.size(), 1e4f);
+  s.thick.assign(s.x0.size(), 0.002f);
+}
+
+// two horizontal 0.2 m sheets (n x n), the upper one 1 cm above the lower one
+Sheets two_sheets(int n) {
   GridSpec g;
   g.nx = g.ny = n;
   g.width = g.height = 0.2f;
   TriMesh m = make_grid(g);
-  TwoSheets s;
+  Sheets s;
   for (int layer = 0; layer < 2; ++layer) {
     const int off = int(s.x0.size());
     for (const Vec3f& p : m.positions) s.x0.push_back(Vec3f{p.x + 0.013f * layer, 0.01f * layer, p.y + 0.007f * layer});
     for (const Int3& t : m.tris) s.tris.push_back({t.a + off, t.b + off, t.c + off});
   }
-  s.mass.assign(s.x0.size(), 1e-4f);
-  s.w.assign(s.x0.size(), 1e4f);
-  s.thick.assign(s.x0.size(), 0.002f);
+  uniform_vertices(s);
   return s;
 }
 
 // the upper sheet pushed 1 cm down onto the lower one, bumpy: it ends half through
-std::vector<Vec3f> pushed_through(const TwoSheets& s) {
+std::vector<Vec3f> pushed_through(const Sheets& s) {
   std::vector<Vec3f> x1 = s.x0;
   const size_t half = x1.size() / 2;
   for (size_t i = half; i < x1.size(); ++i) x1[i].y -= 0.01f + 0.006f * std::sin(0.7f * float(i));
   return x1;
 }
 
-CollisionInput input(const TwoSheets& s, const std::vector<Vec3f>& x_free) {
+CollisionInput input(const Sheets& s, const std::vector<Vec3f>& x_free) {
   CollisionInput in;
   in.x0 = &s.x0;
   in.x_free = &x_free;
@@ -65,7 +71,7 @@ std::set<std::array<int, 4>> keys(const std::vector<Impact>& imps) {
 }
 
 TEST(IClothCollisions, IncrementalCcdFindsTheSameImpactsAsFullCcd) {
-  TwoSheets s = two_sheets(9);
+  Sheets s = two_sheets(9);
   std::vector<Vec3f> x1 = pushed_through(s);
   CollisionInput in = input(s, x1);
   for (const Context& ctx : test::backends()) {
@@ -101,7 +107,7 @@ TEST(IClothCollisions, IncrementalCcdFindsTheSameImpactsAsFullCcd) {
 }
 
 TEST(IClothCollisions, ResolvedStepHasNoImpactsAndNoIntersections) {
-  TwoSheets s = two_sheets(9);
+  Sheets s = two_sheets(9);
   const std::vector<Vec3f> x_free = pushed_through(s);
   CollisionInput in = input(s, x_free);
   for (const Context& ctx : test::backends()) {
@@ -140,13 +146,11 @@ TEST(IClothCollisions, RigidZonesMoveWithAMovingObstacle) {
   GridSpec g;
   g.nx = g.ny = 5;
   g.width = g.height = 0.1f;
-  TriMesh m = make_grid(g);
-  TwoSheets s;
+  const TriMesh m = make_grid(g);
+  Sheets s;
   for (const Vec3f& p : m.positions) s.x0.push_back(Vec3f{p.x, 0.01f, p.y});
   s.tris = m.tris;
-  s.mass.assign(s.x0.size(), 1e-4f);
-  s.w.assign(s.x0.size(), 1e4f);
-  s.thick.assign(s.x0.size(), 0.002f);
+  uniform_vertices(s);
   const std::vector<Vec3f> ox0{{-0.15f, 0, -0.15f}, {0.15f, 0, -0.15f}, {0.15f, 0, 0.15f}, {-0.15f, 0, 0.15f}};
   std::vector<Vec3f> ox1 = ox0;
   for (Vec3f& p : ox1) p.y = 0.03f;
