@@ -8,9 +8,11 @@
 //            T_d-T_d pairs are re-checked; repeat until no impact is found.
 // When rounds run out or a zone does not converge, rigid impact zones (Provot
 // 1997; Bridson et al. 2002) take over: each zone moves rigidly with its
-// momentum (or stays at its start when it holds a fixed point), zones merge
-// with new impacts, until none is left. Runs on host copies of the positions;
-// the broad phase runs on the backend.
+// momentum (or, when it holds obstacle or pinned vertices, moves with them by
+// their mean displacement), zones merge with new impacts, until none is left.
+// The broad phase (collision_kernels.h) and the narrow phase (narrow_phase.h:
+// feature pairs, exact CCD) run on the backend; the zones are solved on host
+// copies of the positions.
 //
 // Tangled starts. The method assumes the step starts intersection-free; a state
 // handed over by another solver (or moved by the user) may not be. Before a step
@@ -30,8 +32,9 @@
 // up to there is a prefix of the checked one, so no cloth pair meets on it) and
 // one more CCD pass checks it. When impacts are still left after that, a step
 // that started without tangles goes back to its start positions (x1 = x0,
-// counted in `reverted`; it loses that step's motion but never ends
-// intersecting); a tangled start keeps its result (counted in `unresolved`):
+// counted in `reverted`; it loses that step's motion and cannot end intersecting
+// itself or a still obstacle, but a moving obstacle can sweep into the cloth held
+// at x0: the dress during the kick, see RESULTS.md); a tangled start keeps its result (counted in `unresolved`):
 // its start is not clean either, and the next step sees any new intersection
 // as a tangle. At most max_rounds + max_rigid_rounds + 2 CCD passes per step.
 //
