@@ -4,9 +4,9 @@
 // and the all-pairs marble baseline (Wojciechowski & Galaj 2016) for one frame.
 // Counters: frame_ms = wall ms of one frame (World::step, 4 sub-steps),
 // substep_ms = frame_ms / 4, frame_cpu_ms = process CPU ms (all threads) per
-// frame, per-sub-step stage times (integrate, detection = grid build + contact
-// lists, self-collision = detection + response, finish), grid bytes per vertex,
-// contacts. BM_VerletAllPairs runs frames of ONE sub-step.
+// frame, per-sub-step stage times (integrate, obstacles, detection = grid build +
+// contact lists, self-collision = detection + response, finish), the last frame's
+// time outside every named stage (unstaged_ms), grid bytes per vertex, contacts. BM_VerletAllPairs runs frames of ONE sub-step.
 //
 //   build-verlet/tests/bench/verlet_bench --benchmark_filter=... [--benchmark_counters_tabular=true]
 //   CLOTHBOX_BENCH_BACKEND=cuda selects the CUDA backend.
@@ -101,6 +101,11 @@ void report(benchmark::State& state, const World& w, const FrameTimes& t, int su
   state.counters["finish_ms_per_substep"] = stage_ms(s, "verlet finish") / substeps;
   state.counters["detect_ms_per_substep"] = detect / substeps;
   state.counters["selfcoll_ms_per_substep"] = (detect + respond) / substeps;
+  state.counters["obstacles_ms_per_substep"] = stage_ms(s, "verlet obstacles") / substeps;
+  // what the named stages do not cover (the last frame: stats reductions, copies)
+  double staged = 0;
+  for (const auto& st : s.stages) staged += st.second;
+  state.counters["unstaged_ms"] = s.step_ms - staged;
   state.counters["grid_bytes_per_vertex"] = s.get("grid bytes per vertex");
   state.counters["contacts"] = s.get("spheres in contact");
   state.counters["centres_lost"] = s.get("centres lost");
