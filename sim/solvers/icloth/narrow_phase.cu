@@ -61,8 +61,10 @@ CB_HD CB_INLINE double start_distance(bool ee, const Vec3d* x0) {
 CB_HD inline CcdResult feature_ccd(bool ee, const Vec3d* a, const Vec3d* b, const CcdOptions& opt) {
   CcdResult r = ee ? ccd_edge_edge(a, b, opt) : ccd_vertex_face(a, b, opt);
   if (!r.hit || opt.min_distance <= 0) return r;
+  // the separation and the tolerance are per axis: a hit may be reported for a
+  // pair up to sqrt 3 (separation + tolerance) apart, at t = 0 too
   const double d0 = start_distance(ee, a);
-  if (d0 >= 1.7320508 * opt.min_distance || d0 < 1e-7) return r;
+  if (d0 >= 1.7320508 * (opt.min_distance + opt.tolerance) || d0 < 1e-7) return r;
   CcdOptions near = opt;
   near.min_distance = d0 / 3;
   return ee ? ccd_edge_edge(a, b, near) : ccd_vertex_face(a, b, near);
