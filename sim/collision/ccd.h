@@ -10,8 +10,9 @@
 //   EE: F(t,u,v) = [(1-u) a0(t) + u a1(t)] - [(1-v) b0(t) + v b1(t)] = 0, u, v in [0, 1]
 // for some t in [0, 1]. F is multilinear in (t, u, v), so over a box of the domain
 // each coordinate of F ranges exactly between its extreme corner values. Each box
-// is (1) discarded when some coordinate's range, widened by a floating-point error
-// bound E and the minimum separation d, misses zero; (2) accepted as a collision
+// is (1) discarded when the box of those ranges, widened by a floating-point error
+// bound E per coordinate, lies farther than the minimum separation d from zero
+// (Euclidean distance: |F| >= that distance on the whole box); (2) accepted as a collision
 // when the range of F is narrower than the tolerance in every coordinate; or (3)
 // split in half along the parameter that moves F most. Boxes are visited depth
 // first, earlier times first. Before that, with no minimum separation, a query
@@ -44,7 +45,7 @@ namespace cb {
 
 struct CcdOptions {
   double tolerance = 1e-6;    ///< m: a box whose image of F is narrower than this in every axis is a hit
-  double min_distance = 0.0;  ///< m: report pairs closer than this (per axis; cloth thickness); 0 = touching
+  double min_distance = 0.0;  ///< m: report pairs closer than this (Euclidean; cloth thickness); 0 = touching
   int max_boxes = 1000;       ///< work cap per query; beyond it the answer is a conservative hit
 };
 
@@ -88,8 +89,19 @@ CB_HD CB_INLINE double max3(Vec3d a) {
 CB_HD CB_INLINE Vec3d vabs(Vec3d a) { return Vec3d(a.x < 0 ? -a.x : a.x, a.y < 0 ? -a.y : a.y, a.z < 0 ? -a.z : a.z); }
 
 // Examines one box: 0 = discarded, 1 = accepted, 2 + axis = split along axis (0 t, 1 u, 2 v).
+// Distance from zero to the box [lo - err, hi + err] (per-coordinate gaps).
+CB_HD CB_INLINE double box_gap2(Vec3d lo, Vec3d hi, Vec3d err) {
+  double g2 = 0;
+  const double l[3] = {lo.x - err.x, lo.y - err.y, lo.z - err.z}, h[3] = {hi.x + err.x, hi.y + err.y, hi.z + err.z};
+  for (int i = 0; i < 3; ++i) {
+    const double g = l[i] > 0 ? l[i] : (h[i] < 0 ? -h[i] : 0.0);
+    g2 += g * g;
+  }
+  return g2;
+}
+
 template <bool kEdgeEdge>
-CB_HD inline int classify_box(const Vec3d* x0, const Vec3d* d, const Box& b, Vec3d slack, double tol) {
+CB_HD inline int classify_box(const Vec3d* x0, const Vec3d* d, const Box& b, Vec3d err, double sep, double tol) {
   Frame f0 = frame_at(x0, d, b.t0), f1 = frame_at(x0, d, b.t1);
   Vec3d c[8];  // corner index: bit0 t, bit1 u, bit2 v
   for (int k = 0; k < 8; ++k) {
@@ -101,8 +113,7 @@ CB_HD inline int classify_box(const Vec3d* x0, const Vec3d* d, const Box& b, Vec
     lo = cmin(lo, c[k]);
     hi = cmax(hi, c[k]);
   }
-  if (lo.x > slack.x || lo.y > slack.y || lo.z > slack.z) return 0;
-  if (hi.x < -slack.x || hi.y < -slack.y || hi.z < -slack.z) return 0;
+  if (box_gap2(lo, hi, err) > sep * sep) return 0;
   if (max3(hi - lo) <= tol) return 1;
   // split the parameter along which F changes most
   double w[3] = {0, 0, 0};
@@ -161,7 +172,7 @@ CB_HD inline CcdResult solve(const Vec3d* x0, const Vec3d* x1, const CcdOptions&
     m = cmax(m, cmax(vabs(x0[i]), vabs(x1[i])));
   }
   const double kErr = 128.0 * 1.1102230246251565e-16;  // 128 u
-  Vec3d slack = m * kErr + Vec3d(opt.min_distance, opt.min_distance, opt.min_distance);
+  const Vec3d err = m * kErr;
   CcdResult r;
   Box stack[kStack];
   int top = 0;
@@ -177,7 +188,7 @@ CB_HD inline CcdResult solve(const Vec3d* x0, const Vec3d* x1, const CcdOptions&
       for (int k = 0; k < top; ++k) r.toi = stack[k].t0 < r.toi ? stack[k].t0 : r.toi;
       return r;
     }
-    int cls = classify_box<kEdgeEdge>(x0, d, b, slack, opt.tolerance);
+    int cls = classify_box<kEdgeEdge>(x0, d, b, err, opt.min_distance, opt.tolerance);
     Box lo, hi;
     if (cls >= 2 && (top + 2 > kStack || !split_box(b, cls - 2, &lo, &hi))) cls = 1;
     if (cls == 0) continue;

@@ -51,18 +51,17 @@ CB_HD CB_INLINE double start_distance(bool ee, const Vec3d* x0) {
 }
 
 // CCD with the minimum separation opt.min_distance, except for a pair that
-// starts closer than that (a state this solver did not make: another solver's,
-// a user edit, the end of a tangled step): such a pair would be an impact at
-// t = 0 whatever the end positions, one no zone can resolve. It is checked
-// against a third of its start distance instead (the separation is per axis,
-// which is at least the distance / sqrt 3, so t = 0 is clear): it may not come
-// closer than that, so it still never touches, and its zone pushes it out to
-// the thickness.
+// starts that close (a state this solver did not make: another solver's, a user
+// edit, the end of a tangled step): such a pair would be an impact at t = 0
+// whatever the end positions, one no zone can resolve. The CCD reports pairs up
+// to separation + sqrt 3 tolerance apart (its boxes are accepted once narrower
+// than the tolerance per coordinate), so pairs starting closer than
+// sqrt 3 (separation + tolerance) are checked against a third of their start
+// distance instead, which is clear at t = 0: they may not come closer than that,
+// so they still never touch, and their zones push them out to the thickness.
 CB_HD inline CcdResult feature_ccd(bool ee, const Vec3d* a, const Vec3d* b, const CcdOptions& opt) {
   CcdResult r = ee ? ccd_edge_edge(a, b, opt) : ccd_vertex_face(a, b, opt);
   if (!r.hit || opt.min_distance <= 0) return r;
-  // the separation and the tolerance are per axis: a hit may be reported for a
-  // pair up to sqrt 3 (separation + tolerance) apart, at t = 0 too
   const double d0 = start_distance(ee, a);
   if (d0 >= 1.7320508 * (opt.min_distance + opt.tolerance) || d0 < 1e-7) return r;
   CcdOptions near = opt;
