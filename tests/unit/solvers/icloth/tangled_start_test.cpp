@@ -132,7 +132,9 @@ TEST(IClothTangledStart, VerletSwingThenSwitchKeepsMoving) {
 // depending on the trajectory. Measured on the CPU after swings of 36, 38, 39,
 // 41, 42, 44 frames: intersecting pairs 2 -> 1, 22 -> 15, 25 -> 19, 19 -> 21,
 // 35 -> 35, 15 -> 15, and the 44-frame swing ends at strain 4.8; on CUDA the
-// 40-frame swing went 21 -> 30. Enable this test when the hand-over is robust.
+// 40-frame swing went 21 -> 30. Since the CCD's separation is Euclidean no swing
+// grows the tangle on the CPU, but the 41-, 42- and 44-frame swings end at
+// strain 5.3, 2.4 and 4.8. Enable this test when the hand-over is robust.
 TEST(IClothTangledStart, DISABLED_TangleNeitherGrowsNorOverstretchesAfterAnySwing) {
   for (const Context& ctx : test::backends())
     for (int frames : {36, 38, 39, 40, 41, 42, 44}) {
@@ -140,8 +142,10 @@ TEST(IClothTangledStart, DISABLED_TangleNeitherGrowsNorOverstretchesAfterAnySwin
       swing_with_verlet(w, frames, true);
       if (HasFatalFailure()) return;
       SwitchRun r = switch_to_icloth(w, 6);
-      EXPECT_LE(r.end_pairs, r.start_pairs) << "swing of " << frames << " frames: the tangle grew";
-      EXPECT_LT(w.stats().max_strain, 2.f) << "swing of " << frames << " frames: the strain blew up";
+      EXPECT_LE(r.end_pairs, r.start_pairs)
+          << "swing of " << frames << " frames: the tangle grew, " << r.start_pairs << " -> " << r.end_pairs;
+      EXPECT_LT(w.stats().max_strain, 2.f)
+          << "swing of " << frames << " frames: the strain blew up to " << w.stats().max_strain;
     }
 }
 
