@@ -88,8 +88,7 @@ CB_HD CB_INLINE double max3(Vec3d a) {
 }
 CB_HD CB_INLINE Vec3d vabs(Vec3d a) { return Vec3d(a.x < 0 ? -a.x : a.x, a.y < 0 ? -a.y : a.y, a.z < 0 ? -a.z : a.z); }
 
-// Examines one box: 0 = discarded, 1 = accepted, 2 + axis = split along axis (0 t, 1 u, 2 v).
-// Distance from zero to the box [lo - err, hi + err] (per-coordinate gaps).
+// Squared distance from zero to the box [lo - err, hi + err] (per-coordinate gaps).
 CB_HD CB_INLINE double box_gap2(Vec3d lo, Vec3d hi, Vec3d err) {
   double g2 = 0;
   const double l[3] = {lo.x - err.x, lo.y - err.y, lo.z - err.z}, h[3] = {hi.x + err.x, hi.y + err.y, hi.z + err.z};
@@ -100,6 +99,7 @@ CB_HD CB_INLINE double box_gap2(Vec3d lo, Vec3d hi, Vec3d err) {
   return g2;
 }
 
+// Examines one box: 0 = discarded, 1 = accepted, 2 + axis = split along axis (0 t, 1 u, 2 v).
 template <bool kEdgeEdge>
 CB_HD inline int classify_box(const Vec3d* x0, const Vec3d* d, const Box& b, Vec3d err, double sep, double tol) {
   Frame f0 = frame_at(x0, d, b.t0), f1 = frame_at(x0, d, b.t1);

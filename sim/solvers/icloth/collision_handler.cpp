@@ -209,9 +209,6 @@ ZoneResult solve_one_zone(const std::vector<int>& verts, const std::vector<int>&
   return r;
 }
 
-// rigid impact zone (Provot 1997): the zone keeps its start shape and moves with
-// the mean displacement and the rotation that keeps its angular momentum; a zone
-// touching a fixed point stays at its start
 // The motion over the step of the fixed vertices (obstacle vertices and pinned
 // cloth vertices) among the zone's impacts: *d = their mean displacement (m);
 // false when the zone has none.
