@@ -82,6 +82,9 @@ void ParticleHash::build(const Context& ctx, const Vec3f* x, int n, float cell, 
     sorted_x_.resize(ctx, size_t(n));
   }
   if (start_.size() != size_t(table) + 1 || start_.context().backend != ctx.backend) start_.resize(ctx, table + 1);
+  disjoint_reach_ = 0;
+  for (int r = 0; r <= ParticleHashView::kMaxRunReach; ++r)
+    if (rows_never_share(table - 1, r)) disjoint_reach_ |= 1u << r;
   if (n == 0) return;
   d::compute_keys(ctx, x, n, 1.f / cell, table - 1, key_.data(), sorted_id_.data());
   if (ctx.is_cuda()) {
@@ -93,6 +96,18 @@ void ParticleHash::build(const Context& ctx, const Vec3f* x, int n, float cell, 
   d::gather_positions(ctx, n, x, sorted_id_.data(), sorted_x_.data());
 }
 
+bool rows_never_share(uint32_t mask, int reach) {
+  const uint32_t len = uint32_t(2 * reach + 1), table = mask + 1;
+  if (table < 2 * len) return false;
+  for (int dz = -2 * reach; dz <= 2 * reach; ++dz)
+    for (int dy = -2 * reach; dy <= 2 * reach; ++dy) {
+      if (dy == 0 && dz == 0) continue;
+      const uint32_t d = (uint32_t(dy) * kRowPrimeY + uint32_t(dz) * kRowPrimeZ) & mask;
+      if (d < len || d > table - len) return false;  // the two runs would share a bucket
+    }
+  return true;
+}
+
 ParticleHashView ParticleHash::view() const {
   ParticleHashView v;
   v.cell_start = start_.data();
@@ -102,6 +117,7 @@ ParticleHashView ParticleHash::view() const {
   v.inv_cell = 1.f / cell_;
   v.mask = start_.empty() ? 0 : uint32_t(start_.size() - 2);
   v.n = n_;
+  v.disjoint_reach = disjoint_reach_;
   return v;
 }
 

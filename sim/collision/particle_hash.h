@@ -38,18 +38,29 @@ struct CellCoord {
   int32_t x = 0, y = 0, z = 0;
 };
 
+/// floor(p inv_cell) clamped to +-2^30, by truncation and a correction for
+/// negative values (std::floor is a library call on the baseline x86-64 target,
+/// and every key and query computes three).
 CB_HD inline int32_t cell_axis(float p, float inv_cell) {
-  float c = std::floor(p * inv_cell);
-  c = c < -1073741824.f ? -1073741824.f : (c > 1073741824.f ? 1073741824.f : c);
-  return int32_t(c);
+  float q = p * inv_cell;
+  q = q < -1073741824.f ? -1073741824.f : (q > 1073741824.f ? 1073741824.f : q);
+  const int32_t t = int32_t(q);  // rounds towards zero
+  return t - (float(t) > q ? 1 : 0);
 }
 
 CB_HD inline CellCoord cell_of(Vec3f p, float inv_cell) {
   return {cell_axis(p.x, inv_cell), cell_axis(p.y, inv_cell), cell_axis(p.z, inv_cell)};
 }
 
-/// Hash of a cell row (y, z) (any 32-bit value; Teschner et al. 2003 primes).
-CB_HD inline uint32_t row_hash(int32_t y, int32_t z) { return (uint32_t(y) * 19349663u) ^ (uint32_t(z) * 83492791u); }
+/// Multipliers of the row hash (Teschner et al. 2003's primes).
+constexpr uint32_t kRowPrimeY = 19349663u, kRowPrimeZ = 83492791u;
+
+/// Hash of a cell row (y, z) (any 32-bit value). Additive, not Teschner's XOR:
+/// the rows of a block around any cell then sit at the same bucket offsets from
+/// one another (dy kRowPrimeY + dz kRowPrimeZ), so whether two of them can ever
+/// share a bucket depends on the table size alone and is checked once per
+/// build (rows_never_share), not per query.
+CB_HD inline uint32_t row_hash(int32_t y, int32_t z) { return uint32_t(y) * kRowPrimeY + uint32_t(z) * kRowPrimeZ; }
 
 /// Bucket of a cell in [0, mask] (mask + 1 a power of two): the row hash plus x,
 /// so that the cells of one x-row go to consecutive buckets and a block of
@@ -70,6 +81,9 @@ struct ParticleHashView {
   float inv_cell = 1.f;                  ///< 1/m
   uint32_t mask = 0;                     ///< table size - 1
   int n = 0;
+  /// Bit R set: the (2R + 1)^2 bucket runs of a reach-R block never share a
+  /// bucket at this table size (rows_never_share), so queries skip that test.
+  uint32_t disjoint_reach = 0;
 
   /// Largest reach of the bucket-run path of for_each_within (7 x 7 rows).
   static constexpr int kMaxRunReach = 3;
@@ -158,45 +172,30 @@ struct ParticleHashView {
   /// The non-empty rows of the (2R + 1)^3 block around c as sorted-slot ranges
   /// [lo, hi), in (z, y) order; -1 when a row wraps past the table end or two
   /// non-empty ranges share slots (rows sharing only empty buckets are fine).
-  /// Empty rows (most of them on a sheet) are dropped branch-free, so the
-  /// pairwise test runs over a handful of ranges.
+  /// Empty rows (most of them on a sheet) are dropped branch-free. The rows'
+  /// buckets follow from the first one by additions (row_hash is additive), and
+  /// the pairwise test runs only for table sizes where rows can share buckets.
   template <int R>
   CB_HD int nonempty_slot_runs(CellCoord c, uint32_t* lo, uint32_t* hi) const {
     constexpr uint32_t kLen = 2 * R + 1;
     int count = 0;
     bool wraps = false;
-    for (int dz = -R; dz <= R; ++dz)
-      for (int dy = -R; dy <= R; ++dy) {
-        const uint32_t b = cell_hash(c.x - R, c.y + dy, c.z + dz, mask);
+    uint32_t hz = row_hash(c.y - R, c.z - R) + uint32_t(c.x - R);  // unmasked bucket of row (-R, -R)
+    for (int dz = -R; dz <= R; ++dz, hz += kRowPrimeZ) {
+      uint32_t hy = hz;
+      for (int dy = -R; dy <= R; ++dy, hy += kRowPrimeY) {
+        const uint32_t b = hy & mask;
         wraps |= b + kLen > mask + 1;
         const uint32_t e = b + kLen <= mask + 1 ? b + kLen : b;  // a wrapping row is redone below
         lo[count] = cell_start[b], hi[count] = cell_start[e];
         count += lo[count] < hi[count] ? 1 : 0;
       }
-    bool shared = wraps;
-    for (int a = 1; a < count; ++a)
-      for (int k = 0; k < a; ++k) shared |= (lo[a] < hi[k]) & (lo[k] < hi[a]);
-    return shared ? -1 : count;
-  }
-
-  /// block_runs for a reach known at compile time: the (2R + 1)^2 row starts, one
-  /// branch-free test of every pair for a shared bucket or a wrap past the table
-  /// end, and only then (rare in a sparse table) the general path.
-  template <int R>
-  CB_HD int block_runs_fixed(CellCoord c, uint32_t* lo, uint32_t* hi) const {
-    constexpr int kRows = (2 * R + 1) * (2 * R + 1);
-    constexpr uint32_t kLen = 2 * R + 1;
-    int r = 0;
-    for (int dz = -R; dz <= R; ++dz)
-      for (int dy = -R; dy <= R; ++dy) lo[r++] = cell_hash(c.x - R, c.y + dy, c.z + dz, mask);
-    bool slow = false;
-    for (int a = 0; a < kRows; ++a) {
-      slow |= lo[a] + kLen > mask + 1;  // wraps
-      for (int b = 0; b < a; ++b) slow |= ((lo[a] - lo[b] + (kLen - 1)) & mask) < 2 * kLen - 1;  // |a - b| < len (mod table)
     }
-    if (slow) return block_runs(c, R, lo, hi);
-    for (int a = 0; a < kRows; ++a) hi[a] = lo[a] + kLen;
-    return kRows;
+    bool shared = wraps;
+    if (!((disjoint_reach >> R) & 1u))
+      for (int a = 1; a < count; ++a)
+        for (int k = 0; k < a; ++k) shared |= (lo[a] < hi[k]) & (lo[k] < hi[a]);
+    return shared ? -1 : count;
   }
 
   /// The bucket runs [lo, hi) covering the (2 reach + 1)^3 cells around c,
@@ -252,6 +251,12 @@ struct ParticleHashView {
   }
 };
 
+/// True when, in a table of mask + 1 buckets, the (2 reach + 1)^2 bucket runs
+/// of length 2 reach + 1 of any reach-sized block are pairwise disjoint: every
+/// row offset difference (dy kRowPrimeY + dz kRowPrimeZ, |dy|, |dz| <= 2 reach)
+/// is at least a run length away from 0 modulo the table size.
+bool rows_never_share(uint32_t mask, int reach);
+
 /// The sorted hash grid. Rebuild it whenever positions change.
 class ParticleHash {
  public:
@@ -278,6 +283,7 @@ class ParticleHash {
   mutable std::vector<uint32_t> partial_host_;
   float cell_ = 1.f;
   int n_ = 0;
+  uint32_t disjoint_reach_ = 0;  ///< ParticleHashView::disjoint_reach for this table size
 };
 
 }  // namespace cb
