@@ -26,9 +26,12 @@ void compute_keys(const Context& ctx, const Vec3f* x, int n, float inv_cell, uin
 }
 
 // CPU: stable counting sort by bucket; fills the start table directly and
-// leaves id = particle at each sorted slot (no scratch: start holds the bucket
-// ends while slots are handed out backwards).
-void counting_sort_cpu(int n, uint32_t table, const uint32_t* key, uint32_t* id, uint32_t* start) {
+// leaves id = particle and sorted_x = its position at each sorted slot (no
+// scratch: start holds the bucket ends while slots are handed out backwards;
+// the positions are copied in the same pass: a separate parallel gather costs
+// more than it saves on two threads).
+void counting_sort_cpu(int n, uint32_t table, const uint32_t* key, const Vec3f* x, uint32_t* id, uint32_t* start,
+                       Vec3f* sorted_x) {
   std::fill(start, start + table + 1, 0u);
   for (int i = 0; i < n; ++i) start[key[i]]++;
   uint32_t acc = 0;
@@ -37,7 +40,11 @@ void counting_sort_cpu(int n, uint32_t table, const uint32_t* key, uint32_t* id,
     start[b] = acc;  // end of bucket b
   }
   start[table] = acc;
-  for (int i = n - 1; i >= 0; --i) id[--start[key[i]]] = uint32_t(i);  // now: start of each bucket
+  for (int i = n - 1; i >= 0; --i) {  // afterwards start[b] is the first slot of bucket b
+    const uint32_t slot = --start[key[i]];
+    id[slot] = uint32_t(i);
+    sorted_x[slot] = x[i];
+  }
 }
 
 // GPU path: after the radix sort, bucket b starts at the first sorted key >= b.
@@ -90,10 +97,10 @@ void ParticleHash::build(const Context& ctx, const Vec3f* x, int n, float cell, 
   if (ctx.is_cuda()) {
     sort_by_key(ctx, key_.data(), sorted_id_.data(), size_t(n));
     d::fill_starts(ctx, n, table, key_.data(), start_.data());
+    d::gather_positions(ctx, n, x, sorted_id_.data(), sorted_x_.data());
   } else {
-    d::counting_sort_cpu(n, table, key_.data(), sorted_id_.data(), start_.data());
+    d::counting_sort_cpu(n, table, key_.data(), x, sorted_id_.data(), start_.data(), sorted_x_.data());
   }
-  d::gather_positions(ctx, n, x, sorted_id_.data(), sorted_x_.data());
 }
 
 bool rows_never_share(uint32_t mask, int reach) {
