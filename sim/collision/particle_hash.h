@@ -140,12 +140,73 @@ struct ParticleHashView {
   CB_HD void scan_block(Vec3f p, float r2, F&& f) const {
     constexpr int kRows = (2 * R + 1) * (2 * R + 1);
     uint32_t lo[2 * kRows], hi[2 * kRows];
-    const CellCoord c = cell_of(p, inv_cell);
+    const int nruns = block_slot_runs<R>(cell_of(p, inv_cell), lo, hi);
+    scan_runs(p, r2, lo, hi, nruns, f);
+  }
+
+  /// Queries around the particles of the sorted slots [s0, s1), in slot order:
+  /// for each particle i, begin(i, xi), then hit(j, xj) for every particle within
+  /// `radius` (the calls of for_each_within(xi, radius, hit), in its order), then
+  /// end(i). The particles of one cell follow each other in slot order, so the
+  /// block's runs are looked up once per cell, not once per particle (on the CPU
+  /// a thread takes a chunk of slots; reading sorted_x in order helps too).
+  template <class Begin, class Hit, class End>
+  CB_HD void for_each_within_slots(uint32_t s0, uint32_t s1, float radius, Begin&& begin, Hit&& hit,
+                                   End&& end) const {
+    const int reach = int(std::ceil(radius * inv_cell));
+    switch (reach) {
+      case 0: scan_slots<0>(s0, s1, radius, begin, hit, end); break;
+      case 1: scan_slots<1>(s0, s1, radius, begin, hit, end); break;
+      case 2: scan_slots<2>(s0, s1, radius, begin, hit, end); break;
+      case 3: scan_slots<3>(s0, s1, radius, begin, hit, end); break;
+      default:  // huge radius: one query per particle (exact cell filtering)
+        for (uint32_t s = s0; s < s1; ++s) {
+          begin(sorted_id[s], sorted_x[s]);
+          for_each_within(sorted_x[s], radius, hit);
+          end(sorted_id[s]);
+        }
+    }
+  }
+
+  /// for_each_within_slots for a block of reach R (<= kMaxRunReach).
+  template <int R, class Begin, class Hit, class End>
+  CB_HD void scan_slots(uint32_t s0, uint32_t s1, float radius, Begin&& begin, Hit&& hit, End&& end) const {
+    constexpr int kRows = (2 * R + 1) * (2 * R + 1);
+    uint32_t lo[2 * kRows], hi[2 * kRows];
+    int nruns = 0;
+    CellCoord cached{};
+    bool have = false;
+    const float r2 = radius * radius;
+    for (uint32_t s = s0; s < s1; ++s) {
+      const Vec3f p = sorted_x[s];
+      const CellCoord c = cell_of(p, inv_cell);
+      if (!have || c.x != cached.x || c.y != cached.y || c.z != cached.z) {
+        nruns = block_slot_runs<R>(c, lo, hi);
+        cached = c, have = true;
+      }
+      begin(sorted_id[s], p);
+      scan_runs(p, r2, lo, hi, nruns, hit);
+      end(sorted_id[s]);
+    }
+  }
+
+  /// The sorted-slot ranges [lo, hi) holding the (2R + 1)^3 block of cells
+  /// around c, pairwise disjoint, in (z, y) row order; returns their count.
+  /// lo/hi need room for 2 (2R + 1)^2 ranges.
+  template <int R>
+  CB_HD int block_slot_runs(CellCoord c, uint32_t* lo, uint32_t* hi) const {
     int nruns = nonempty_slot_runs<R>(c, lo, hi);
     if (nruns < 0) {  // a run wraps or two share a non-empty bucket (rare): merged bucket runs
       nruns = block_runs(c, R, lo, hi);
       for (int r = 0; r < nruns; ++r) lo[r] = cell_start[lo[r]], hi[r] = cell_start[hi[r]];
     }
+    return nruns;
+  }
+
+  /// Calls f(j, xj) for the particles of the slot ranges [lo, hi) closer to p
+  /// than sqrt(r2), in slot order.
+  template <class F>
+  CB_HD void scan_runs(Vec3f p, float r2, const uint32_t* lo, const uint32_t* hi, int nruns, F&& f) const {
     // hits are compacted branch-free (the distance test is unpredictable), then
     // visited in slot order: the same calls in the same order as a plain loop
     constexpr int kHits = 32;

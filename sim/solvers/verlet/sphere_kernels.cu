@@ -1,5 +1,7 @@
 // Virtual-sphere self-collision kernels (Zheng 2021, Sec. 4): contact lists from
 // the three stores, the time-of-impact response and the contact damping.
+#include <algorithm>
+
 #include "sim/core/parallel.h"
 #include "sim/solvers/verlet/sphere_toi.h"
 #include "sim/solvers/verlet/verlet_kernels.h"
@@ -8,6 +10,9 @@ namespace cb::verlet {
 namespace {
 
 constexpr int kMaxK = 64;
+// Sorted slots per CPU work item of the hash query (small: the loop needs
+// kMinParallelCpu items for a team, and a cell's particles rarely span more).
+constexpr uint32_t kCpuSlotChunk = 32;
 
 CB_HD inline bool never_contact(const ContactFilter& f, uint32_t i, uint32_t j) {
   if (i == j) return true;
@@ -52,7 +57,23 @@ void find_contacts_hash(const Context& ctx, const ParticleHashView& grid, const 
                         const ContactFilter& filter, ContactLists out) {
   const ParticleHashView g = grid;
   const ContactFilter f = filter;
-  parallel_for(ctx, n, [=] CB_HD(int i) {
+  if (!ctx.is_cuda()) {  // CPU: chunks of sorted slots, one block look-up per cell (~15 % faster at 115k)
+    parallel_for(ctx, (n + kCpuSlotChunk - 1) / kCpuSlotChunk, [=] CB_HD(int chunk) {
+      const uint32_t s0 = uint32_t(chunk) * kCpuSlotChunk, s1 = std::min(uint32_t(n), s0 + kCpuSlotChunk);
+      Closest best;
+      best.K = out.K;
+      uint32_t i = 0;
+      Vec3f xi;
+      g.for_each_within_slots(
+          s0, s1, radius, [&](uint32_t id, Vec3f p) { i = id, xi = p, best.count = 0; },
+          [&](uint32_t j, Vec3f xj) {
+            if (!never_contact(f, i, j)) best.offer(j, length2(xj - xi));
+          },
+          [&](uint32_t id) { best.write(out, int(id)); });
+    });
+    return;
+  }
+  parallel_for(ctx, n, [=] CB_HD(int i) {  // CUDA: one thread per particle
     Closest best;
     best.K = out.K;
     const Vec3f xi = x[i];
