@@ -37,13 +37,11 @@ CB_HD inline Vec3f respond(Vec3f v, Vec3f vo, Vec3f n, float dvn, float mu) {
 }  // namespace
 
 void shape_velocity_filter(const Context& ctx, const Shape* start, const Shape* end, int nshapes, const Vec3f* x,
-                           Vec3f* v, const float* w, const float* thickness, int n, float h, int passes,
-                           uint8_t* touched) {
+                           Vec3f* v, const float* w, const float* thickness, int n, float h, int passes) {
   if (nshapes == 0) return;
   parallel_for(ctx, n, [=] CB_HD(int i) {
     if (w[i] == 0.f) return;
     Vec3f vi = v[i];
-    bool acted = false;
     for (int pass = 0; pass < passes; ++pass)
       for (int s = 0; s < nshapes; ++s) {
         Vec3f xp = x[i] + vi * h, nrm;
@@ -51,15 +49,13 @@ void shape_velocity_filter(const Context& ctx, const Shape* start, const Shape* 
         if (!(d < thickness[i])) continue;
         Vec3f vo = shape_point_velocity(end[s], start[s], xp, h);
         vi = respond(vi, vo, nrm, (thickness[i] - d) / h, end[s].friction);
-        acted = true;
       }
     v[i] = vi;
-    if (touched && acted) touched[i] = 1;
   });
 }
 
 void mesh_velocity_filter(const Context& ctx, const ObstacleContact* contacts, const Vec3f* x, Vec3f* v,
-                          const float* w, const float* thickness, int n, float h, uint8_t* touched) {
+                          const float* w, const float* thickness, int n, float h) {
   parallel_for(ctx, n, [=] CB_HD(int i) {
     const ObstacleContact c = contacts[i];
     if (w[i] == 0.f || c.tri < 0) return;
@@ -67,7 +63,6 @@ void mesh_velocity_filter(const Context& ctx, const ObstacleContact* contacts, c
     float d = dot(xp - c.point, c.normal);  // signed: negative when crossed to the far side
     if (!(d < thickness[i])) return;
     v[i] = respond(v[i], c.velocity, c.normal, (thickness[i] - d) / h, c.friction);
-    if (touched) touched[i] = 1;
   });
 }
 

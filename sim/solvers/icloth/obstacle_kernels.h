@@ -6,8 +6,6 @@
 // up to mu times that normal velocity change from the relative tangential velocity.
 #pragma once
 
-#include <cstdint>
-
 #include "sim/collision/obstacle_proximity.h"
 #include "sim/core/backend.h"
 #include "sim/scene/shape.h"
@@ -21,14 +19,12 @@ Shape interpolate_shape(const Shape& a, const Shape& b, float t);
 /// Applies the filter for analytic shapes posed at `start` / `end` of the step
 /// (nshapes each, backend memory) to v (n, m/s); pinned vertices (w = 0) are left.
 /// thickness: (n) m. Returns nothing; `passes` sweeps over the shapes (corners).
-/// touched (n, may be null): set to 1 where the filter acted, left elsewhere.
 void shape_velocity_filter(const Context& ctx, const Shape* start, const Shape* end, int nshapes, const Vec3f* x,
-                           Vec3f* v, const float* w, const float* thickness, int n, float h, int passes,
-                           uint8_t* touched = nullptr);
+                           Vec3f* v, const float* w, const float* thickness, int n, float h, int passes);
 
 /// The same filter against mesh-obstacle contacts (one per vertex, tri < 0 = none),
 /// found at the predicted positions x + h v.
 void mesh_velocity_filter(const Context& ctx, const ObstacleContact* contacts, const Vec3f* x, Vec3f* v,
-                          const float* w, const float* thickness, int n, float h, uint8_t* touched = nullptr);
+                          const float* w, const float* thickness, int n, float h);
 
 }  // namespace cb::icloth

@@ -24,9 +24,6 @@ struct IClothParams {
   float repulsion_scale = 1.25f; ///< proximity distance / thickness (> 1: the zones separate to the thickness)
   float repulsion_rate = 0.1f;   ///< fraction of the overlap pushed out per step
   int repulsion_passes = 32;     ///< max Jacobi passes of the filter (each followed by the obstacle filter)
-  /// vertices the obstacle filter acted on count as fixed in the repulsion
-  /// (shock propagation: a stack on an obstacle converges in fewer passes)
-  bool repulsion_support = true;
   int zone_iterations = 100;     ///< max gradient-descent iterations of the zone solver (Sec. 4)
   float zone_mu = 1e3f;          ///< augmented-Lagrangian penalty mu (Eq. 5-6)
   float chebyshev_rho = 0.9992f; ///< Chebyshev acceleration spectral radius (Eq. 8)

@@ -98,44 +98,19 @@ struct PassArgs {
   const ProxPair* pairs;
   const Vec3f* v;
   const float* inv_mass;
-  const uint8_t* supported;  ///< (nverts) or null
   float h, rate;
 };
-
-// The inverse masses a pair's impulse uses. The two sides of a pair are the
-// vertices of positive and of negative weight (VF: the point / the triangle;
-// EE: one edge / the other). When every vertex of one side rests on an obstacle
-// and none of the other does, that side counts as fixed (inverse mass 0) and the
-// other takes the whole change; otherwise the masses are the vertices' own.
-// (Fixing single vertices instead would let a free vertex of small weight take a
-// change 1 / weight times too large.)
-CB_HD inline void pair_inverse_masses(const PassArgs& a, const ProxPair& p, const int* vid, float* im) {
-  bool pos_all = true, pos_none = true, neg_all = true, neg_none = true;
-  for (int k = 0; k < 4; ++k) {
-    im[k] = a.inv_mass[vid[k]];
-    if (!a.supported || p.w[k] == 0.f) continue;
-    const bool sup = a.supported[vid[k]] != 0;
-    if (p.w[k] > 0.f) pos_all &= sup, pos_none &= !sup;
-    else neg_all &= sup, neg_none &= !sup;
-  }
-  if (!a.supported) return;
-  const bool fix_pos = pos_all && neg_none, fix_neg = neg_all && pos_none;
-  for (int k = 0; k < 4; ++k)
-    if ((fix_pos && p.w[k] > 0.f) || (fix_neg && p.w[k] < 0.f)) im[k] = 0.f;
-}
 
 // the velocity change of each pair corner for the current velocities; *unmet:
 // the normal velocity misses the target by more than 1% of D per step
 CB_HD inline bool pair_impulse(const PassArgs& a, int i, Vec3f* dv, bool* unmet) {
   const ProxPair p = a.pairs[i];
   const int vid[4] = {p.v.a, p.v.b, p.v.c, p.v.d};
-  float im[4];
-  pair_inverse_masses(a, p, vid, im);
   Vec3f vrel{};
   float s = 0.f;
   for (int k = 0; k < 4; ++k) {
     vrel += a.v[vid[k]] * p.w[k];
-    s += p.w[k] * p.w[k] * im[k];
+    s += p.w[k] * p.w[k] * a.inv_mass[vid[k]];
   }
   const float vn = dot(vrel, p.n), target = a.rate * p.overlap / a.h;
   const float dvn = target - vn;
@@ -145,7 +120,7 @@ CB_HD inline bool pair_impulse(const PassArgs& a, int i, Vec3f* dv, bool* unmet)
   const Vec3f vt = vrel - p.n * vn;
   const float lt = length(vt);
   if (lt > 0.f) change -= vt * (fminf(p.mu * dvn, lt) / lt);
-  for (int k = 0; k < 4; ++k) dv[k] = change * (p.w[k] * im[k] / s);
+  for (int k = 0; k < 4; ++k) dv[k] = change * (p.w[k] * a.inv_mass[vid[k]] / s);
   return true;
 }
 
@@ -245,11 +220,10 @@ size_t ClothRepulsion::find(const Context& ctx, const Vec3f* x, const float* thi
 }
 
 size_t ClothRepulsion::apply_pass(const Context& ctx, Vec3f* v, const float* inv_mass, float h,
-                                  const RepulsionSettings& s, const uint8_t* supported) {
+                                  const RepulsionSettings& s) {
   const int np = int(pairs_.size());
   if (np == 0) return 0;
-  pair_pass(ctx, PassArgs{pairs_.data(), v, inv_mass, supported, h, s.rate}, np, dv_.data(), active_.data(),
-            flags_.data());
+  pair_pass(ctx, PassArgs{pairs_.data(), v, inv_mass, h, s.rate}, np, dv_.data(), active_.data(), flags_.data());
   const Runs R{run_vert_.data(), run_start_.data(), inc_entry_.data(), int(nruns_), 4 * np};
   count_active(ctx, R, active_.data(), count_.data());
   vertex_pass(ctx, R, pairs_.data(), dv_.data(), active_.data(), count_.data(), inv_mass, v);

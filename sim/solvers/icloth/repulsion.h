@@ -63,12 +63,7 @@ class ClothRepulsion {
   /// of free vertices (inv_mass != 0). h: s, step. Returns the number of pairs
   /// whose relative normal velocity, before this pass, missed the target by more
   /// than 0.01 D / h (0: the filter has converged).
-  /// supported (nverts, may be null): 1 at vertices resting on an obstacle; a
-  /// pair side made only of them counts as fixed when the other side has none
-  /// (shock propagation, Guendelman, Bridson & Fedkiw 2003: a stack on an
-  /// obstacle is pushed off the obstacle's layer instead of into it).
-  size_t apply_pass(const Context& ctx, Vec3f* v, const float* inv_mass, float h, const RepulsionSettings& s,
-                    const uint8_t* supported = nullptr);
+  size_t apply_pass(const Context& ctx, Vec3f* v, const float* inv_mass, float h, const RepulsionSettings& s);
   /// The pairs of the last find() (host copy, for tests and debug drawing).
   std::vector<ProxPair> pairs() const { return pairs_.to_host(); }
   size_t num_pairs() const { return pairs_.size(); }

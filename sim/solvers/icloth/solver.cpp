@@ -42,7 +42,6 @@ struct IClothSolver::Impl {
   DeviceBuffer<Shape> shape_start, shape_end;
   ObstacleProximity mesh_prox;
   DeviceBuffer<ObstacleContact> contacts;
-  DeviceBuffer<uint8_t> supported;  ///< (n) 1 where the obstacle filter acted this step
   float max_thickness = 0;
   // cloth-cloth proximity repulsion and friction
   ClothRepulsion repulsion;
@@ -222,19 +221,13 @@ void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, dou
       float radius = 2.f * d.max_thickness + h * max_speed(ctx_, d.v_new.data(), n, d.speed.data());
       d.mesh_prox.query(ctx_, state.x.data(), n, radius, d.contacts.data());
     }
-    const bool support = use_repulsion && params_.repulsion_support;
-    if (support) {
-      if (d.supported.size() != size_t(n)) d.supported.resize(ctx_, size_t(n));
-      d.supported.fill_zero();
-    }
-    obstacle_filter(in, state, h, params_.obstacle_passes, support ? d.supported.data() : nullptr);
+    obstacle_filter(in, state, h, params_.obstacle_passes);
   }
   if (use_repulsion) {
     ScopedStage s(in.timer, "repulsion");
     const RepulsionSettings rs = repulsion_settings();
-    const uint8_t* supported = params_.repulsion_support ? d.supported.data() : nullptr;
     for (int pass = 0; pass < rs.passes; ++pass) {
-      size_t unmet = d.repulsion.apply_pass(ctx_, d.v_new.data(), state.inv_mass.data(), h, rs, supported);
+      size_t unmet = d.repulsion.apply_pass(ctx_, d.v_new.data(), state.inv_mass.data(), h, rs);
       if (pass == 0) in.stats.set("repulsion impulses", in.stats.get("repulsion impulses") + double(unmet));
       if (unmet == 0) break;
       add_stat(in.stats, "repulsion passes", 1);
@@ -258,14 +251,14 @@ RepulsionSettings IClothSolver::repulsion_settings() const {
 }
 
 // the analytic-shape and mesh-obstacle velocity filters on v_new
-void IClothSolver::obstacle_filter(const StepInputs& in, SimState& state, float h, int passes, uint8_t* touched) {
+void IClothSolver::obstacle_filter(const StepInputs& in, SimState& state, float h, int passes) {
   Impl& d = *impl_;
   const int n = int(state.size());
   shape_velocity_filter(ctx_, d.shape_start.data(), d.shape_end.data(), int(d.shape_end.size()), state.x.data(),
-                        d.v_new.data(), state.inv_mass.data(), d.thickness.data(), n, h, passes, touched);
+                        d.v_new.data(), state.inv_mass.data(), d.thickness.data(), n, h, passes);
   if (in.obstacles.has_meshes())
     mesh_velocity_filter(ctx_, d.contacts.data(), state.x.data(), d.v_new.data(), state.inv_mass.data(),
-                         d.thickness.data(), n, h, touched);
+                         d.thickness.data(), n, h);
 }
 
 namespace {

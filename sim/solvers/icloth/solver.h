@@ -39,8 +39,7 @@ class IClothSolver : public Solver {
   void rebuild_rest();
   void step_once(const StepInputs& in, SimState& state, float h, double t, float tau0, float tau1);
   RepulsionSettings repulsion_settings() const;
-  /// touched (n, may be null): set to 1 where a filter acted.
-  void obstacle_filter(const StepInputs& in, SimState& state, float h, int passes, uint8_t* touched = nullptr);
+  void obstacle_filter(const StepInputs& in, SimState& state, float h, int passes);
   void resolve_collisions(const StepInputs& in, SimState& state, float tau0, float tau1);
   Context ctx_;
   IClothParams params_;

@@ -42,9 +42,9 @@ struct Filter {
   size_t find(const Context& ctx, const RepulsionSettings& s) {
     return rep.find(ctx, x.data(), th.data(), fr.data(), kThick, s);
   }
-  void filter(const Context& ctx, float h, const RepulsionSettings& s, const uint8_t* supported = nullptr) {
+  void filter(const Context& ctx, float h, const RepulsionSettings& s) {
     for (int p = 0; p < s.passes; ++p)
-      if (rep.apply_pass(ctx, v.data(), w.data(), h, s, supported) == 0) break;
+      if (rep.apply_pass(ctx, v.data(), w.data(), h, s) == 0) break;
   }
 };
 
@@ -227,35 +227,6 @@ TEST(IClothRepulsion, PinsStayAndFarOrSeparatingPairsAreLeftAlone) {
       Filter r(ctx, c, 0.5f);
       EXPECT_EQ(r.find(ctx, RepulsionSettings{}), 0u);
     }
-  }
-}
-
-// Shock propagation: a pair side made only of obstacle-supported vertices acts
-// as fixed (the upper triangle stops on the lower one, which is not driven into
-// its support); a pair whose sides both hold a supported vertex uses the
-// vertices' own masses, as without the flags.
-TEST(IClothRepulsion, ObstacleSupportedSideActsAsFixed) {
-  const float h = 1.f / 120;
-  Cloth c = two_triangles();
-  for (int i = 3; i < 6; ++i) c.v[i] = Vec3f{0, -1.f, 0};
-  for (const Context& ctx : test::backends()) {
-    RepulsionSettings s;
-    s.passes = 64;
-    auto run = [&](std::vector<uint8_t> flags) {
-      Filter r(ctx, c, 0.f);
-      DeviceBuffer<uint8_t> sup(ctx, flags);
-      r.find(ctx, s);
-      r.filter(ctx, h, s, sup.data());
-      return r.v.to_host();
-    };
-    const std::vector<Vec3f> free_v = run(std::vector<uint8_t>(6, 0));
-    EXPECT_LT(free_v[0].y, -0.1f) << "without support the lower triangle takes half the push";
-    const std::vector<Vec3f> held = run({1, 1, 1, 0, 0, 0});
-    for (int i = 0; i < 3; ++i) EXPECT_EQ(held[size_t(i)], Vec3f{}) << "supported vertex " << i << " is not pushed";
-    EXPECT_GT(held[3].y, -1e-3f) << "the vertex above the supported triangle stops";
-    const std::vector<Vec3f> mixed = run({1, 0, 0, 1, 0, 0});
-    for (int i = 0; i < 6; ++i)
-      EXPECT_LT(length(mixed[size_t(i)] - free_v[size_t(i)]), 1e-6f) << "mixed sides keep their masses, vertex " << i;
   }
 }
 
