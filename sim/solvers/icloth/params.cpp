@@ -26,6 +26,7 @@ ParamTable IClothParams::to_table() const {
   t.add_float("repulsion_scale", repulsion_scale, 0.1, 10, "", "proximity distance / thickness");
   t.add_float("repulsion_rate", repulsion_rate, 0, 1, "", "fraction of the overlap pushed out per step");
   t.add_int("repulsion_passes", repulsion_passes, 1, 64, "Jacobi passes of the repulsion filter");
+  t.add_bool("repulsion_rest_limit", repulsion_rest_limit, "pairs close at rest repel only below 0.9 x that distance");
   t.add_int("zone_iterations", zone_iterations, 1, 10000, "max iterations of the impact-zone solver");
   t.add_float("zone_mu", zone_mu, 1, 1e8, "", "augmented-Lagrangian penalty mu (Eq. 5-6)", true);
   t.add_float("chebyshev_rho", chebyshev_rho, 0, 0.99999, "", "Chebyshev spectral radius (0 = off)");
@@ -53,6 +54,7 @@ std::string IClothParams::from_table(const ParamTable& t, IClothParams* out) {
   p.repulsion_scale = float(t.get("repulsion_scale"));
   p.repulsion_rate = float(t.get("repulsion_rate"));
   p.repulsion_passes = t.get_int("repulsion_passes");
+  p.repulsion_rest_limit = t.get_bool("repulsion_rest_limit");
   p.zone_iterations = t.get_int("zone_iterations");
   p.zone_mu = float(t.get("zone_mu"));
   p.chebyshev_rho = float(t.get("chebyshev_rho"));

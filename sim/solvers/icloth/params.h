@@ -24,6 +24,9 @@ struct IClothParams {
   float repulsion_scale = 1.25f; ///< proximity distance / thickness (> 1: the zones separate to the thickness)
   float repulsion_rate = 0.1f;   ///< fraction of the overlap pushed out per step
   int repulsion_passes = 32;     ///< max Jacobi passes of the filter (each followed by the obstacle filter)
+  /// pairs of one piece closer than the proximity distance at rest repel only
+  /// below 0.9 x their rest distance (for thickness above the edge lengths)
+  bool repulsion_rest_limit = false;
   int zone_iterations = 100;     ///< max gradient-descent iterations of the zone solver (Sec. 4)
   float zone_mu = 1e3f;          ///< augmented-Lagrangian penalty mu (Eq. 5-6)
   float chebyshev_rho = 0.9992f; ///< Chebyshev acceleration spectral radius (Eq. 8)

@@ -1,6 +1,8 @@
 // Cloth-cloth proximity repulsion and friction (see repulsion.h).
 #include "sim/solvers/icloth/repulsion.h"
 
+#include <cmath>
+
 #include "sim/collision/proximity.h"
 #include "sim/core/algorithms.h"
 #include "sim/core/parallel.h"
@@ -63,7 +65,44 @@ struct NarrowArgs {
   const float* thickness;
   const float* friction;
   float scale;
+  const Vec3f* rest;       ///< (nverts) or null: no rest filter
+  const uint32_t* piece;   ///< (nverts)
 };
+
+// Fraction of a pair's rest distance below which features of one piece that
+// are closer than D at rest count as a contact.
+constexpr float kRestFraction = 0.9f;
+
+// Distance (m) between the pair's features in the rest shape when they are of
+// one piece; infinity otherwise or without a rest shape.
+CB_HD inline float rest_distance(const NarrowArgs& a, const CcdMesh& m, bool vf, Int2 c) {
+  constexpr float kFar = 3.0e38f;
+  if (!a.rest) return kFar;
+  if (vf) {
+    const Int3 t = m.tris[c.b];
+    if (a.piece[c.a] != a.piece[t.a]) return kFar;
+    const PointTriResult<float> r = closest_point_triangle(a.rest[c.a], a.rest[t.a], a.rest[t.b], a.rest[t.c]);
+    return std::sqrt(r.dist2);
+  }
+  const Int2 e1 = m.edges[c.a], e2 = m.edges[c.b];
+  if (a.piece[e1.a] != a.piece[e2.a]) return kFar;
+  return std::sqrt(closest_points_segments(a.rest[e1.a], a.rest[e1.b], a.rest[e2.a], a.rest[e2.b]).dist2);
+}
+
+// Features of one piece closer than D at rest (on a mesh with edges shorter
+// than D, a vertex and its own 2-ring) are held apart by the membrane, not by
+// the repulsion: their proximity distance is lowered to kRestFraction times the
+// rest distance, so that only a pair squeezed well below its rest distance is
+// pushed. False when the pair drops out.
+CB_HD inline bool rest_limited(const NarrowArgs& a, const CcdMesh& m, bool vf, Int2 c, ProxPair& p) {
+  const float d_rest = rest_distance(a, m, vf, c);
+  if (!(d_rest < p.reach)) return true;
+  const float dist = p.reach - p.overlap, reach = kRestFraction * d_rest;
+  if (!(dist < reach)) return false;
+  p.overlap = reach - dist;
+  p.reach = reach;
+  return true;
+}
 
 // narrow phase over the candidates (VF first, then EE) into all / flags
 void narrow_phase(const Context& ctx, const CcdMesh& m, const CcdCandidates& c, const NarrowArgs& a, ProxPair* all,
@@ -75,6 +114,7 @@ void narrow_phase(const Context& ctx, const CcdMesh& m, const CcdCandidates& c, 
     ProxPair p;
     bool keep = i < nvf ? vf_pair(a.x, m.tris, vf[i], a.thickness, a.friction, a.scale, p)
                         : ee_pair(a.x, m.edges, ee[i - nvf], a.thickness, a.friction, a.scale, p);
+    if (keep) keep = rest_limited(a, m, i < nvf, i < nvf ? vf[i] : ee[i - nvf], p);
     all[i] = p;
     flags[i] = keep ? 1u : 0u;
   });
@@ -189,6 +229,11 @@ void ClothRepulsion::set_cloth(const Context& ctx, size_t nverts, const std::vec
   count_.resize(ctx, nverts);
 }
 
+void ClothRepulsion::set_rest(const Context& ctx, const std::vector<Vec3f>& rest, const std::vector<uint32_t>& piece) {
+  rest_.upload(ctx, rest);
+  piece_.upload(ctx, piece);
+}
+
 size_t ClothRepulsion::find(const Context& ctx, const Vec3f* x, const float* thickness, const float* friction,
                             float max_thickness, const RepulsionSettings& s) {
   const CcdMesh m = topo_.view();
@@ -198,7 +243,9 @@ size_t ClothRepulsion::find(const Context& ctx, const Vec3f* x, const float* thi
   all_.resize(ctx, n);
   flags_.resize(ctx, n);
   keep_.resize(ctx, n);
-  narrow_phase(ctx, m, cand_, NarrowArgs{x, thickness, friction, s.scale}, all_.data(), flags_.data());
+  const bool limit = s.rest_limit && !rest_.empty();
+  const NarrowArgs args{x, thickness, friction, s.scale, limit ? rest_.data() : nullptr, piece_.data()};
+  narrow_phase(ctx, m, cand_, args, all_.data(), flags_.data());
   const size_t np = n ? compact_indices(ctx, flags_.data(), keep_.data(), n) : 0;
   pairs_.resize(ctx, np);
   gather_pairs(ctx, all_.data(), keep_.data(), int(np), pairs_.data());

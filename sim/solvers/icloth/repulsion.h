@@ -7,7 +7,10 @@
 //     narrow phase: closest_point_triangle / closest_points_segments). Each pair
 //     is kept as weights w (VF: 1, -b0, -b1, -b2; EE: 1-s, s, -(1-t), -t, so that
 //     sum_k w_k x_k is the vector between the closest points), the unit normal n
-//     along it and the overlap D - distance.
+//     along it and the overlap D - distance. Optionally (rest_limit), pairs of
+//     one piece already closer than D in the rest shape use 0.9 x their rest
+//     distance instead of D: on a mesh with edges shorter than D every vertex
+//     otherwise repels its own 2-ring and the cloth stretches in free fall.
 //  2. filter passes: for every pair, the relative normal velocity
 //       v_N = n . sum_k w_k v_k
 //     is raised to at least rate * overlap / h (an inelastic impulse that stops the
@@ -48,12 +51,19 @@ struct RepulsionSettings {
   float scale = 1.25f; ///< proximity distance D = scale * thickness (per pair, the largest of its vertices)
   float rate = 0.1f;   ///< fraction of the overlap pushed out per step (Bridson's 0.1)
   int passes = 32;     ///< max Jacobi passes over the pairs (stops once every pair is met)
+  bool rest_limit = false;  ///< pairs of one piece closer than D at rest: D lowered to 0.9 x their rest distance
 };
 
 class ClothRepulsion {
  public:
   /// Remembers the cloth features (model triangles and topology).
   void set_cloth(const Context& ctx, size_t nverts, const std::vector<Int3>& tris, const Topology& topo);
+  /// The rest shape (nverts positions, m) and each vertex's piece, for
+  /// RepulsionSettings::rest_limit: a pair of one piece already closer than the
+  /// proximity distance D at rest is held apart by the membrane, so its D is
+  /// lowered to 0.9 times its rest distance (only a pair squeezed below that is
+  /// pushed). Without a rest shape, or with rest_limit off, every pair uses D.
+  void set_rest(const Context& ctx, const std::vector<Vec3f>& rest, const std::vector<uint32_t>& piece);
   /// Finds the pairs closer than D at positions x (nverts, backend memory);
   /// thickness, friction: (nverts) m, - ; max_thickness: m, their maximum.
   /// Returns the number of pairs; also counts the broad-phase candidates.
@@ -73,6 +83,8 @@ class ClothRepulsion {
  private:
   CcdTopology topo_;
   CcdCandidates cand_;
+  DeviceBuffer<Vec3f> rest_;       ///< (nverts) m, rest positions (empty: no rest filter)
+  DeviceBuffer<uint32_t> piece_;   ///< (nverts) piece of each vertex
   DeviceBuffer<ProxPair> all_, pairs_;
   DeviceBuffer<uint32_t> flags_, keep_;
   DeviceBuffer<uint32_t> inc_vert_, inc_entry_, run_vert_, run_start_;  ///< incidence list sorted by vertex

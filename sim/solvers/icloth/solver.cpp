@@ -87,6 +87,7 @@ IClothSolver::IClothSolver(const Context& ctx, const ClothModel& model) : ctx_(c
   for (size_t v = 0; v < n; ++v) fr[v] = model.material_of_vertex(uint32_t(v)).friction;
   d.friction.upload(ctx, fr);
   d.repulsion.set_cloth(ctx, n, model.tris, model.topo);
+  d.repulsion.set_rest(ctx, model.rest, model.vert_piece);
   d.collisions.set_cloth(n, model.tris);
   std::vector<uint32_t> piece(nt);
   for (size_t t = 0; t < nt; ++t) piece[t] = model.vert_piece[size_t(model.tris[t].a)];
@@ -247,6 +248,7 @@ RepulsionSettings IClothSolver::repulsion_settings() const {
   rs.scale = params_.repulsion_scale;
   rs.rate = params_.repulsion_rate;
   rs.passes = params_.repulsion_passes;
+  rs.rest_limit = params_.repulsion_rest_limit;
   return rs;
 }
 

@@ -230,5 +230,71 @@ TEST(IClothRepulsion, PinsStayAndFarOrSeparatingPairsAreLeftAlone) {
   }
 }
 
+// A fine sheet thicker than its edges: at rest every vertex is within the
+// proximity distance of its own 2-ring. With rest_limit those pairs repel only
+// below 0.9 x their rest distance, so the sheet at rest has none; folded over
+// itself, the layers (far apart at rest) still pair up; a second piece lying
+// right on the first keeps its pairs; squeezing the sheet to 0.8 of its size
+// brings the 2-ring pairs back.
+TEST(IClothRepulsion, RestLimitLeavesPairsThatAreCloseAtRest) {
+  GridSpec g;
+  g.nx = g.ny = 9;
+  g.width = g.height = 0.02f;  // 2.5 mm edges against D = 5 mm
+  TriMesh m = make_grid(g);
+  Cloth flat;
+  for (const Vec3f& p : m.positions) flat.x.push_back(Vec3f{p.x, 0.f, p.y});
+  flat.tris = m.tris;
+  flat.v.assign(flat.x.size(), Vec3f{});
+  flat.w.assign(flat.x.size(), 1.f);
+  const std::vector<Vec3f> rest = flat.x;
+  // the same sheet (centred on 0) folded in half about x = 0, 0.6 thickness between the layers
+  Cloth folded = flat;
+  for (Vec3f& p : folded.x)
+    if (p.x > 0.f) p = Vec3f{-p.x, 0.6f * kThick, p.z};
+  // two pieces: a second flat sheet 0.5 thickness above the first, both at rest there
+  Cloth two = flat;
+  const int nv = int(flat.x.size());
+  for (int i = 0; i < nv; ++i) two.x.push_back(flat.x[size_t(i)] + Vec3f{0.001f, 0.5f * kThick, 0.001f});
+  for (const Int3& t : flat.tris) two.tris.push_back({t.a + nv, t.b + nv, t.c + nv});
+  two.v.assign(two.x.size(), Vec3f{});
+  two.w.assign(two.x.size(), 1.f);
+  std::vector<uint32_t> one_piece(size_t(nv), 0u), two_pieces(size_t(2 * nv), 0u);
+  for (int i = nv; i < 2 * nv; ++i) two_pieces[size_t(i)] = 1u;
+  RepulsionSettings s;
+  s.rest_limit = true;
+  RepulsionSettings off = s;
+  off.rest_limit = false;
+  Cloth squeezed = flat;
+  for (Vec3f& p : squeezed.x) p = p * 0.8f;
+  for (const Context& ctx : test::backends()) {
+    Filter plain(ctx, flat, 0.f);
+    plain.rep.set_rest(ctx, rest, one_piece);
+    EXPECT_GT(plain.find(ctx, off), 100u) << "without rest_limit the flat sheet repels itself";
+    Filter at_rest(ctx, flat, 0.f);
+    at_rest.rep.set_rest(ctx, rest, one_piece);
+    EXPECT_EQ(at_rest.find(ctx, s), 0u) << "with it, a sheet at rest has no pairs";
+    Filter fold(ctx, folded, 0.f);
+    fold.rep.set_rest(ctx, rest, one_piece);
+    const size_t nfold = fold.find(ctx, s);
+    EXPECT_GT(nfold, 50u) << "the folded layers repel each other";
+    for (const ProxPair& p : fold.rep.pairs()) {  // and only features far apart at rest pair up
+      const bool a_right = rest[size_t(p.v.a)].x > 0.f, c_right = rest[size_t(p.v.c)].x > 0.f;
+      const bool b_right = rest[size_t(p.v.b)].x > 0.f, d_right = rest[size_t(p.v.d)].x > 0.f;
+      EXPECT_TRUE(a_right != c_right || a_right != d_right || b_right != c_right || b_right != d_right)
+          << "a pair within one half of the fold";
+    }
+    Filter pieces(ctx, two, 0.f);
+    std::vector<Vec3f> two_rest = two.x;
+    pieces.rep.set_rest(ctx, two_rest, two_pieces);
+    EXPECT_GT(pieces.find(ctx, s), 100u) << "two pieces touching at rest still repel";
+    Filter squeeze(ctx, squeezed, 0.f);
+    squeeze.rep.set_rest(ctx, rest, one_piece);
+    EXPECT_GT(squeeze.find(ctx, s), 100u) << "2-ring pairs squeezed below 0.9 of their rest distance repel";
+    size_t lowered = 0;  // pairs closer than D at rest use 0.9 x their rest distance
+    for (const ProxPair& p : squeeze.rep.pairs()) lowered += p.reach < 0.9f * s.scale * kThick ? 1 : 0;
+    EXPECT_GT(lowered, 50u);
+  }
+}
+
 }  // namespace
 }  // namespace cb::icloth
