@@ -29,8 +29,10 @@ constexpr int kBlockSize = 256;
 /// Fewest elements for which the CPU backend starts an OpenMP team.
 constexpr int kMinParallelCpu = 2048;
 
+/// min_parallel: fewest items for which the CPU backend starts a team (items
+/// heavier than a few simple operations, e.g. chunks of work, pass less).
 template <class F>
-void parallel_for(const Context& ctx, int n, F f) {
+void parallel_for(const Context& ctx, int n, F f, int min_parallel = kMinParallelCpu) {
   if (n <= 0) return;
   if (ctx.is_cuda()) {
 #if defined(__CUDACC__)
@@ -43,7 +45,7 @@ void parallel_for(const Context& ctx, int n, F f) {
   }
   // small loops run on the calling thread: starting an OpenMP team costs more
   // than a few thousand simple elements (results are the same either way)
-#pragma omp parallel for schedule(static) if (n >= kMinParallelCpu)
+#pragma omp parallel for schedule(static) if (n >= min_parallel)
   for (int i = 0; i < n; ++i) f(i);
 }
 

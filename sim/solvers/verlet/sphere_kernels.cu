@@ -10,8 +10,8 @@ namespace cb::verlet {
 namespace {
 
 constexpr int kMaxK = 64;
-// Sorted slots per CPU work item of the hash query (small: the loop needs
-// kMinParallelCpu items for a team, and a cell's particles rarely span more).
+// Sorted slots per CPU work item of the hash query (a cell's particles rarely
+// span more).
 constexpr uint32_t kCpuSlotChunk = 32;
 
 CB_HD inline bool never_contact(const ContactFilter& f, uint32_t i, uint32_t j) {
@@ -70,7 +70,7 @@ void find_contacts_hash(const Context& ctx, const ParticleHashView& grid, const 
             if (!never_contact(f, i, j)) best.offer(j, length2(xj - xi));
           },
           [&](uint32_t id) { best.write(out, int(id)); });
-    });
+    }, kMinParallelCpu / int(kCpuSlotChunk));
     return;
   }
   parallel_for(ctx, n, [=] CB_HD(int i) {  // CUDA: one thread per particle
