@@ -88,10 +88,12 @@ void ParticleHash::build(const Context& ctx, const Vec3f* x, int n, float cell, 
     sorted_id_.resize(ctx, size_t(n));
     sorted_x_.resize(ctx, size_t(n));
   }
-  if (start_.size() != size_t(table) + 1 || start_.context().backend != ctx.backend) start_.resize(ctx, table + 1);
-  disjoint_reach_ = 0;
-  for (int r = 0; r <= ParticleHashView::kMaxRunReach; ++r)
-    if (rows_never_share(table - 1, r)) disjoint_reach_ |= 1u << r;
+  if (start_.size() != size_t(table) + 1 || start_.context().backend != ctx.backend) {
+    start_.resize(ctx, table + 1);
+    disjoint_reach_ = 0;  // a property of the table size alone
+    for (int r = 0; r <= ParticleHashView::kMaxRunReach; ++r)
+      if (rows_never_share(table - 1, r)) disjoint_reach_ |= 1u << r;
+  }
   if (n == 0) return;
   d::compute_keys(ctx, x, n, 1.f / cell, table - 1, key_.data(), sorted_id_.data());
   if (ctx.is_cuda()) {

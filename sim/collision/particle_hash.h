@@ -22,6 +22,7 @@
 // of a cell are the next buckets), reach = ceil(radius / cell).
 #pragma once
 
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -174,15 +175,14 @@ struct ParticleHashView {
     constexpr int kRows = (2 * R + 1) * (2 * R + 1);
     uint32_t lo[2 * kRows], hi[2 * kRows];
     int nruns = 0;
-    CellCoord cached{};
-    bool have = false;
+    CellCoord cached{INT32_MIN, 0, 0};  // no cell: cell_axis clamps to +-2^30
     const float r2 = radius * radius;
     for (uint32_t s = s0; s < s1; ++s) {
       const Vec3f p = sorted_x[s];
       const CellCoord c = cell_of(p, inv_cell);
-      if (!have || c.x != cached.x || c.y != cached.y || c.z != cached.z) {
+      if (c.x != cached.x || c.y != cached.y || c.z != cached.z) {
         nruns = block_slot_runs<R>(c, lo, hi);
-        cached = c, have = true;
+        cached = c;
       }
       begin(sorted_id[s], p);
       scan_runs(p, r2, lo, hi, nruns, hit);

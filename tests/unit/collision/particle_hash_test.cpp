@@ -5,8 +5,8 @@
 // tests/unit/solvers/verlet/sphere_contacts_test.cpp.)
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <random>
 #include <vector>
 
