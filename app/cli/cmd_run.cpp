@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <utility>
+#include <vector>
 #include <sys/stat.h>
 
 #include "app/cli/commands.h"
@@ -13,20 +15,46 @@
 namespace cb::cli {
 namespace {
 
-void write_csv_header(std::ofstream& csv, const FrameStats& s) {
-  csv << "frame,time_s,step_ms,min_strain,max_strain,nan";
-  for (const auto& st : s.stages) csv << ",ms_" << st.first;
-  for (const auto& c : s.counters) csv << "," << c.first;
-  csv << "\n";
-}
+// Per-frame statistics, written as CSV at the end of the run. A stage or
+// counter may appear only in some frames (impact zones when there are impacts):
+// the columns are the union over the run, in first-seen order, and a cell is
+// empty where its frame did not report that column.
+class StatsTable {
+ public:
+  void add(const FrameStats& s) {
+    std::vector<std::pair<size_t, double>> row;
+    for (const auto& st : s.stages) row.emplace_back(column("ms_" + st.first), st.second);
+    for (const auto& c : s.counters) row.emplace_back(column(c.first), c.second);
+    fixed_.push_back({double(s.frame), s.sim_time, s.step_ms, s.min_strain, s.max_strain, s.has_nan ? 1.0 : 0.0});
+    rows_.push_back(std::move(row));
+  }
+  void write(std::ostream& out) const {
+    out << "frame,time_s,step_ms,min_strain,max_strain,nan";
+    for (const std::string& n : names_) out << "," << n;
+    out << "\n";
+    for (size_t r = 0; r < rows_.size(); ++r) {
+      for (size_t k = 0; k < fixed_[r].size(); ++k) out << (k ? "," : "") << fixed_[r][k];
+      std::vector<const double*> cells(names_.size(), nullptr);
+      for (const auto& c : rows_[r]) cells[c.first] = &c.second;
+      for (const double* c : cells) {
+        out << ",";
+        if (c) out << *c;
+      }
+      out << "\n";
+    }
+  }
 
-void write_csv_row(std::ofstream& csv, const FrameStats& s) {
-  csv << s.frame << "," << s.sim_time << "," << s.step_ms << "," << s.min_strain << "," << s.max_strain << ","
-      << (s.has_nan ? 1 : 0);
-  for (const auto& st : s.stages) csv << "," << st.second;
-  for (const auto& c : s.counters) csv << "," << c.second;
-  csv << "\n";
-}
+ private:
+  size_t column(const std::string& name) {
+    for (size_t k = 0; k < names_.size(); ++k)
+      if (names_[k] == name) return k;
+    names_.push_back(name);
+    return names_.size() - 1;
+  }
+  std::vector<std::string> names_;
+  std::vector<std::vector<double>> fixed_;
+  std::vector<std::vector<std::pair<size_t, double>>> rows_;
+};
 
 void export_frame(const World& w, const std::string& dir, int frame) {
   char name[64];
@@ -49,26 +77,25 @@ int cmd_run(int argc, char** argv) {
     export_frame(*world, dir, 0);
   }
   std::ofstream csv;
-  if (args.has("stats")) {
+  if (args.has("stats")) {  // opened now: a path that cannot be written fails before the run
     csv.open(args.get("stats"));
     if (!csv) throw Error(args.get("stats") + ": cannot write the statistics file");
   }
+  StatsTable table;
   double total_ms = 0;
   int nan_frame = -1;
   for (int f = 1; f <= frames; ++f) {
     world->step();
     const FrameStats& s = world->stats();
     total_ms += s.step_ms;
-    if (csv.is_open()) {
-      if (f == 1) write_csv_header(csv, s);
-      write_csv_row(csv, s);
-    }
+    if (csv.is_open()) table.add(s);
     if (!dir.empty() && f % every == 0) export_frame(*world, dir, f);
     if (s.has_nan) {
       nan_frame = f;
       break;
     }
   }
+  if (csv.is_open()) table.write(csv);
   const FrameStats& s = world->stats();
   std::printf("scene %s: solver %s, backend %s, %zu vertices, %zu triangles\n", world->scene().path.c_str(),
               world->solver_name().c_str(), backend_name(world->context().backend), world->model().num_vertices(),

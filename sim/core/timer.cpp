@@ -33,8 +33,7 @@ void* StageTimer::take_event() {
 #endif
 }
 
-void StageTimer::begin(const std::string& name) {
-  if (open_) end();
+void StageTimer::start_mark(const std::string& name) {
   Mark m;
   m.name = name;
   m.t0 = std::chrono::steady_clock::now();
@@ -45,11 +44,9 @@ void StageTimer::begin(const std::string& name) {
   }
 #endif
   marks_.push_back(m);
-  open_ = true;
 }
 
-void StageTimer::end() {
-  if (!open_) return;
+void StageTimer::stop_mark() {
   Mark& m = marks_.back();
   m.t1 = std::chrono::steady_clock::now();
 #if CLOTHBOX_WITH_CUDA
@@ -58,11 +55,23 @@ void StageTimer::end() {
     CB_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(m.ev1)));
   }
 #endif
-  open_ = false;
+}
+
+void StageTimer::begin(const std::string& name) {
+  if (!open_.empty()) stop_mark();  // the outer stage pauses
+  open_.push_back(name);
+  start_mark(name);
+}
+
+void StageTimer::end() {
+  if (open_.empty()) return;
+  stop_mark();
+  open_.pop_back();
+  if (!open_.empty()) start_mark(open_.back());  // the outer stage resumes
 }
 
 StageTimes StageTimer::collect() {
-  end();
+  while (!open_.empty()) end();
 #if CLOTHBOX_WITH_CUDA
   if (ctx_.is_cuda() && !marks_.empty()) CB_CUDA_CHECK(cudaEventSynchronize(static_cast<cudaEvent_t>(marks_.back().ev1)));
 #endif

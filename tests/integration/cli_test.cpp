@@ -68,6 +68,28 @@ TEST(Cli, RunExportsObjAndStatsCsv) {
   EXPECT_EQ(rows, 4);
 }
 
+// the funnel's sheets land at frame ~17: stages such as "impact zones" start
+// then; every row still has the header's columns, and that stage is one of them
+TEST(Cli, StatsCsvKeepsColumnsWhenStagesAppearLater) {
+  const std::string csv = testing::TempDir() + "/cli_stats_funnel.csv";
+  std::string out;
+  int rc = test::run_command(std::string(CLOTHBOX_CLI) + " run --backend cpu --frames 22 --quiet --stats " + csv +
+                                 " --scene " + test::source_path("scenes/icloth_funnel.json"),
+                             &out);
+  ASSERT_EQ(rc, 0) << out;
+  std::ifstream in(csv);
+  std::string header, line;
+  std::getline(in, header);
+  auto fields = [](const std::string& l) { return std::count(l.begin(), l.end(), ',') + 1; };
+  EXPECT_NE(header.find(",ms_impact zones"), std::string::npos) << header;
+  int rows = 0;
+  while (std::getline(in, line)) {
+    rows++;
+    EXPECT_EQ(fields(line), fields(header)) << "row " << rows << ": " << line;
+  }
+  EXPECT_EQ(rows, 22);
+}
+
 TEST(Cli, BadInputGivesAClearMessageAndExitCode2) {
   struct Case {
     std::string args, message;

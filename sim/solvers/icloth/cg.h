@@ -3,7 +3,9 @@
 // vertices are projected out of the residual and the search directions).
 //
 // The scalars of the iteration (r.z, p.q, the step lengths, the count) live on
-// the backend, and the kernels of an iteration read them there: the host launches
+// the backend, and the kernels of an iteration read them there. An iteration is
+// three launches (rows_sum.h): q = A p with p.q, the x/r/z update with the new
+// r.z and beta, the new direction. The host launches
 // kCgBatch iterations at a time and reads the scalars once per batch. Once the
 // solve has converged (or stopped) on the device, the remaining launches of the
 // batch do nothing, so the answer is the one a check after every iteration gives.
@@ -12,6 +14,7 @@
 #pragma once
 
 #include "sim/core/buffer.h"
+#include "sim/core/rows_sum.h"
 #include "sim/solvers/icloth/system_kernels.h"
 
 namespace cb::icloth {
@@ -31,11 +34,10 @@ struct CgScalars {
 struct CgScratch {
   DeviceBuffer<Vec3f> r, z, p, q;
   DeviceBuffer<M3> P;
-  DeviceBuffer<float> dots;      ///< (n) per-vertex products of a dot product
-  DeviceBuffer<uint8_t> reduce;  ///< the reduction's scratch
+  RowsSumScratch sum;            ///< the fused update-and-dot launches
   DeviceBuffer<CgScalars> scalars;
   void resize(const Context& ctx, size_t n);
-  size_t bytes() const { return r.bytes() * 4 + P.bytes() + dots.bytes() + reduce.bytes() + scalars.bytes(); }
+  size_t bytes() const { return r.bytes() * 4 + P.bytes() + sum.bytes() + scalars.bytes(); }
 };
 
 struct CgResult {
@@ -49,9 +51,5 @@ struct CgResult {
 /// `max_iter` iterations.
 CgResult pcg_solve(const Context& ctx, const SystemView& A, const Vec3f* b, Vec3f* x, CgScratch& s, int max_iter,
                    float tol);
-
-/// *out = sum_i dot(a[i], b[i]) (double, backend memory), without a host read-back
-/// (the products in s.dots, then reduce_sum_to).
-void dot3(const Context& ctx, const Vec3f* a, const Vec3f* b, int n, CgScratch& s, double* out);
 
 }  // namespace cb::icloth

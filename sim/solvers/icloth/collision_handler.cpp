@@ -91,6 +91,7 @@ void CollisionHandler::set_tangles(const std::vector<Int2>& pairs) {
 std::vector<Impact> CollisionHandler::detect(const Context& ctx, const CollisionInput& in, const CollisionSettings& s,
                                              const std::vector<Vec3f>& x1, const std::vector<uint8_t>* td,
                                              CollisionStats* st) {
+  ScopedStage stage(timer_, "ccd");
   build_soup(ctx, in, x1);
   float thick = 0.f;
   for (float t : *in.thickness) thick = std::max(thick, t);
@@ -307,6 +308,7 @@ bool CollisionHandler::zone_rounds(const Context& ctx, const CollisionInput& in,
       return false;
     }
     all.insert(all.end(), imps.begin(), imps.end());
+    ScopedStage stage(timer_, "impact zones");
     ZoneSet zs = build_zones(all, nverts_, *in.inv_mass);
     std::vector<ZoneResult> res(zs.verts.size());
 #pragma omp parallel for schedule(dynamic)
@@ -337,6 +339,7 @@ bool CollisionHandler::rigid_rounds(const Context& ctx, const CollisionInput& in
     std::vector<Impact> imps = detect(ctx, in, s, x1, nullptr, &st);
     st.rigid_rounds++;
     if (imps.empty()) return true;
+    ScopedStage stage(timer_, "rigid zones");
     all.insert(all.end(), imps.begin(), imps.end());
     ZoneSet zs = build_zones(all, nverts_, *in.inv_mass);
     for (size_t z = 0; z < zs.verts.size(); ++z) {

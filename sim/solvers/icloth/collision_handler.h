@@ -48,6 +48,7 @@
 
 #include "sim/core/backend.h"
 #include "sim/core/buffer.h"
+#include "sim/core/timer.h"
 #include "sim/solvers/icloth/impacts.h"
 #include "sim/solvers/icloth/narrow_phase.h"
 #include "sim/solvers/icloth/zone_solver.h"
@@ -108,6 +109,9 @@ class CollisionHandler {
   /// numbering as find_tangles) until the next call; {} restores the full CCD.
   void set_tangles(const std::vector<Int2>& pairs);
   size_t num_tangles() const { return num_tangles_; }
+  /// Times the stages of resolve() ("ccd", "impact zones", "rigid zones") as
+  /// stages nested in the caller's (nullptr: untimed).
+  void set_timer(StageTimer* t) { timer_ = t; }
   /// Impacts found by the last CCD pass (tests compare full and incremental CCD).
   std::vector<Impact> detect(const Context& ctx, const CollisionInput& in, const CollisionSettings& s,
                              const std::vector<Vec3f>& x1, const std::vector<uint8_t>* td, CollisionStats* st);
@@ -141,6 +145,7 @@ class CollisionHandler {
   std::vector<Int2> tangles_;
   bool tangles_changed_ = false;
   size_t num_tangles_ = 0;
+  StageTimer* timer_ = nullptr;
 };
 
 }  // namespace cb::icloth

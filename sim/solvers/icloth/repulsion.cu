@@ -164,15 +164,24 @@ CB_HD inline bool pair_impulse(const PassArgs& a, int i, Vec3f* dv, bool* unmet)
   return true;
 }
 
-void pair_pass(const Context& ctx, const PassArgs& a, int np, Vec3f* dv, uint32_t* active, uint32_t* unmet) {
-  parallel_for(ctx, np, [=] CB_HD(int i) {
+// the pairs' corner velocity changes and active flags; counts the unmet pairs
+// into st (a pass after the one that found none writes no impulse)
+void pair_pass(const Context& ctx, const PassArgs& a, int np, Vec3f* dv, uint32_t* active, RepulsionPassState* st,
+               RowsSumScratch& scratch) {
+  rows_sum(ctx, np, [=] CB_HD(int i) {
     Vec3f d[4];
     bool u = false;
-    bool on = pair_impulse(a, i, d, &u);
+    const bool on = !st->done && pair_impulse(a, i, d, &u);
     for (int k = 0; k < 4; ++k) dv[4 * i + k] = on ? d[k] : Vec3f{};
     active[i] = on ? 1u : 0u;
-    unmet[i] = u ? 1u : 0u;
-  });
+    return u ? 1.f : 0.f;
+  }, [=] CB_HD(double unmet) {
+    if (st->done) return;
+    if (st->calls++ == 0) st->first_unmet = unmet;
+    st->last_unmet = unmet;
+    if (unmet < 0.5) st->done = 1;
+    else st->passes++;
+  }, scratch);
 }
 
 // the incidence runs: one per vertex, entries 4 p + k
@@ -216,12 +225,6 @@ void vertex_pass(const Context& ctx, const Runs& R, const ProxPair* pairs, const
   });
 }
 
-// the number of set flags (a sum of 0/1, exact in float up to 2^24)
-size_t count_flags(const Context& ctx, const uint32_t* flags, int n, float* t) {
-  parallel_for(ctx, n, [=] CB_HD(int i) { t[i] = float(flags[i]); });
-  return size_t(reduce_sum(ctx, t, size_t(n)) + 0.5);
-}
-
 }  // namespace
 
 void ClothRepulsion::set_cloth(const Context& ctx, size_t nverts, const std::vector<Int3>& tris, const Topology& topo) {
@@ -261,26 +264,40 @@ size_t ClothRepulsion::find(const Context& ctx, const Vec3f* x, const float* thi
     nruns_ = run_starts(ctx, inc_vert_.data(), 4 * np, run_vert_.data(), run_start_.data());
   }
   dv_.resize(ctx, 4 * np);
-  sum_.resize(ctx, np);
   active_.resize(ctx, np);
+  state_.resize(ctx, 1);  // zeroed: no pass yet
   return np;
 }
 
-size_t ClothRepulsion::apply_pass(const Context& ctx, Vec3f* v, const float* inv_mass, float h,
-                                  const RepulsionSettings& s) {
+void ClothRepulsion::launch_pass(const Context& ctx, Vec3f* v, const float* inv_mass, float h,
+                                 const RepulsionSettings& s) {
   const int np = int(pairs_.size());
-  if (np == 0) return 0;
-  pair_pass(ctx, PassArgs{pairs_.data(), v, inv_mass, h, s.rate}, np, dv_.data(), active_.data(), flags_.data());
+  if (np == 0) return;
+  pair_pass(ctx, PassArgs{pairs_.data(), v, inv_mass, h, s.rate}, np, dv_.data(), active_.data(), state_.data(),
+            unmet_sum_);
   const Runs R{run_vert_.data(), run_start_.data(), inc_entry_.data(), int(nruns_), 4 * np};
   count_active(ctx, R, active_.data(), count_.data());
   vertex_pass(ctx, R, pairs_.data(), dv_.data(), active_.data(), count_.data(), inv_mass, v);
-  return count_flags(ctx, flags_.data(), np, sum_.data());
+}
+
+ClothRepulsion::Progress ClothRepulsion::progress() const {
+  Progress p;
+  if (pairs_.size() == 0) {
+    p.converged = true;
+    return p;
+  }
+  const RepulsionPassState st = state_.to_host()[0];
+  p.converged = st.done != 0;
+  p.passes = st.passes;
+  p.first_unmet = size_t(st.first_unmet + 0.5);
+  p.last_unmet = size_t(st.last_unmet + 0.5);
+  return p;
 }
 
 size_t ClothRepulsion::device_bytes() const {
   return cand_.tri_pairs.bytes() + cand_.vf.bytes() + cand_.ee.bytes() + all_.bytes() + pairs_.bytes() +
          flags_.bytes() + keep_.bytes() + inc_vert_.bytes() * 4 + dv_.bytes() + active_.bytes() + count_.bytes() +
-         sum_.bytes();
+         state_.bytes() + unmet_sum_.bytes();
 }
 
 }  // namespace cb::icloth

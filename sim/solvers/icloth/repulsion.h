@@ -33,6 +33,7 @@
 #include "sim/collision/ccd_candidates.h"
 #include "sim/core/buffer.h"
 #include "sim/core/math.h"
+#include "sim/core/rows_sum.h"
 
 namespace cb::icloth {
 
@@ -54,6 +55,13 @@ struct RepulsionSettings {
   bool rest_limit = false;  ///< pairs of one piece closer than D at rest: D lowered to 0.9 x their rest distance
 };
 
+/// Backend-side state of the filter passes since the last find() (read by
+/// ClothRepulsion::progress()).
+struct RepulsionPassState {
+  int done = 0, calls = 0, passes = 0;
+  double first_unmet = 0, last_unmet = 0;  ///< unmet pairs of the first / last pass
+};
+
 class ClothRepulsion {
  public:
   /// Remembers the cloth features (model triangles and topology).
@@ -69,11 +77,25 @@ class ClothRepulsion {
   /// Returns the number of pairs; also counts the broad-phase candidates.
   size_t find(const Context& ctx, const Vec3f* x, const float* thickness, const float* friction, float max_thickness,
               const RepulsionSettings& s);
-  /// One filter pass over the pairs of the last find(): changes v (nverts, m/s)
-  /// of free vertices (inv_mass != 0). h: s, step. Returns the number of pairs
-  /// whose relative normal velocity, before this pass, missed the target by more
-  /// than 0.01 D / h (0: the filter has converged).
-  size_t apply_pass(const Context& ctx, Vec3f* v, const float* inv_mass, float h, const RepulsionSettings& s);
+  /// One filter pass over the pairs of the last find(), launched without a host
+  /// read-back: changes v (nverts, m/s) of free vertices (inv_mass != 0); h: s,
+  /// step. A pass counts the pairs whose relative normal velocity, before it,
+  /// missed the target by more than 0.01 D / h; when none did, the filter has
+  /// converged and later passes (until the next find) do nothing.
+  void launch_pass(const Context& ctx, Vec3f* v, const float* inv_mass, float h, const RepulsionSettings& s);
+  /// Where the passes launched since the last find() stand (one read-back).
+  struct Progress {
+    bool converged = false;  ///< a pass found every pair met
+    int passes = 0;          ///< passes that found unmet pairs
+    size_t first_unmet = 0;  ///< unmet pairs in the first pass
+    size_t last_unmet = 0;   ///< ... in the last pass that ran
+  };
+  Progress progress() const;
+  /// launch_pass, then the unmet count of that pass (0: converged).
+  size_t apply_pass(const Context& ctx, Vec3f* v, const float* inv_mass, float h, const RepulsionSettings& s) {
+    launch_pass(ctx, v, inv_mass, h, s);
+    return progress().last_unmet;
+  }
   /// The pairs of the last find() (host copy, for tests and debug drawing).
   std::vector<ProxPair> pairs() const { return pairs_.to_host(); }
   size_t num_pairs() const { return pairs_.size(); }
@@ -92,7 +114,8 @@ class ClothRepulsion {
   DeviceBuffer<Vec3f> dv_;         ///< (4 npairs) velocity change per pair corner
   DeviceBuffer<uint32_t> active_;  ///< (npairs) the pair needed an impulse in this pass
   DeviceBuffer<uint32_t> count_;   ///< (nverts) active pairs per vertex (valid for vertices in pairs)
-  DeviceBuffer<float> sum_;        ///< (npairs) scratch of the unmet-pair count
+  DeviceBuffer<RepulsionPassState> state_;  ///< (1)
+  RowsSumScratch unmet_sum_;       ///< the fused pass-and-count launch
 };
 
 }  // namespace cb::icloth

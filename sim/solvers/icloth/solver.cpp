@@ -14,6 +14,12 @@
 #include "sim/solvers/icloth/system_kernels.h"
 
 namespace cb {
+namespace {
+/// Repulsion passes launched between two reads of their progress on the GPU.
+constexpr int kRepulsionBatch = 8;
+
+void add_stat(FrameStats& st, const char* name, double v) { st.set(name, st.get(name) + v); }
+}  // namespace
 
 std::unique_ptr<Solver> make_icloth_solver(const Context& ctx, const ClothModel& model) {
   return std::make_unique<icloth::IClothSolver>(ctx, model);
@@ -161,8 +167,6 @@ void IClothSolver::step(const StepInputs& in, SimState& state) {
 
 namespace {
 
-void add_stat(FrameStats& st, const char* name, double v) { st.set(name, st.get(name) + v); }
-
 // the analytic shapes posed at fractions tau0 / tau1 of the frame, on the backend
 void upload_shapes(const Context& ctx, const ObstacleSet& o, float tau0, float tau1, DeviceBuffer<Shape>& start,
                    DeviceBuffer<Shape>& end) {
@@ -226,14 +230,7 @@ void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, dou
   }
   if (use_repulsion) {
     ScopedStage s(in.timer, "repulsion");
-    const RepulsionSettings rs = repulsion_settings();
-    for (int pass = 0; pass < rs.passes; ++pass) {
-      size_t unmet = d.repulsion.apply_pass(ctx_, d.v_new.data(), state.inv_mass.data(), h, rs);
-      if (pass == 0) in.stats.set("repulsion impulses", in.stats.get("repulsion impulses") + double(unmet));
-      if (unmet == 0) break;
-      add_stat(in.stats, "repulsion passes", 1);
-      obstacle_filter(in, state, h, 1);  // the obstacles have the last word
-    }
+    repulsion_passes(in, state, h);
   }
   predict_positions(ctx_, state.x.data(), d.v_new.data(), state.inv_mass.data(), n, h, d.x_new.data());
   if ((params_.self_collision && in.self_collision) || in.obstacles.has_meshes()) {
@@ -241,6 +238,30 @@ void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, dou
     resolve_collisions(in, state, tau0, tau1);
   }
   commit_positions(ctx_, state.x.data(), state.v.data(), d.x_new.data(), state.inv_mass.data(), n, h);
+}
+
+// Jacobi passes of the proximity filter until every pair is met (at most
+// rs.passes), the obstacle filter after each pass that found unmet pairs (the
+// obstacles have the last word). On the GPU the passes are launched in batches
+// and the host reads where they stand once per batch; passes after convergence
+// do nothing but the (idempotent) obstacle filter. On the CPU every pass is
+// checked, as the filter's definition reads.
+void IClothSolver::repulsion_passes(const StepInputs& in, SimState& state, float h) {
+  Impl& d = *impl_;
+  const RepulsionSettings rs = repulsion_settings();
+  if (d.repulsion.num_pairs() == 0) return;
+  const int batch = ctx_.is_cuda() ? kRepulsionBatch : 1;
+  ClothRepulsion::Progress pr;
+  for (int launched = 0; launched < rs.passes && !pr.converged;) {
+    for (int k = 0; k < batch && launched < rs.passes; ++k, ++launched) {
+      d.repulsion.launch_pass(ctx_, d.v_new.data(), state.inv_mass.data(), h, rs);
+      if (batch == 1 && d.repulsion.progress().converged) break;
+      obstacle_filter(in, state, h, 1);
+    }
+    pr = d.repulsion.progress();
+  }
+  add_stat(in.stats, "repulsion impulses", double(pr.first_unmet));
+  add_stat(in.stats, "repulsion passes", double(pr.passes));
 }
 
 RepulsionSettings IClothSolver::repulsion_settings() const {
@@ -297,7 +318,9 @@ void IClothSolver::resolve_collisions(const StepInputs& in, SimState& state, flo
     d.collisions.set_tangles({});
   }
   std::vector<Vec3f> x1 = x_free;
+  d.collisions.set_timer(&in.timer);
   CollisionStats st = d.collisions.resolve(ctx_, ci, cs, x1);
+  d.collisions.set_timer(nullptr);
   d.check_tangles = d.collisions.num_tangles() > 0 || st.unresolved > 0;
   d.x_new.upload(ctx_, x1);
   FrameStats& fs = in.stats;

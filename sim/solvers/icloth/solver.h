@@ -39,6 +39,7 @@ class IClothSolver : public Solver {
   void rebuild_rest();
   void step_once(const StepInputs& in, SimState& state, float h, double t, float tau0, float tau1);
   RepulsionSettings repulsion_settings() const;
+  void repulsion_passes(const StepInputs& in, SimState& state, float h);
   void obstacle_filter(const StepInputs& in, SimState& state, float h, int passes);
   void resolve_collisions(const StepInputs& in, SimState& state, float tau0, float tau1);
   Context ctx_;

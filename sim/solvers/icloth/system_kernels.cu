@@ -52,34 +52,8 @@ void gather_stiffness(const Context& ctx, const PatternView& pat, const ElementI
   });
 }
 
-namespace {
-
-// barycentric weight of vertex i in the grab, 0 when not grabbed
-CB_HD inline float grab_weight(const Grab& g, int i) {
-  if (!g.active) return 0.f;
-  return (g.verts.a == i ? g.bary.x : 0.f) + (g.verts.b == i ? g.bary.y : 0.f) + (g.verts.c == i ? g.bary.z : 0.f);
-}
-
-}  // namespace
-
 void apply_system(const Context& ctx, const SystemView& A, const Vec3f* p, Vec3f* y) {
-  parallel_for(ctx, A.pat.nverts, [=] CB_HD(int i) {
-    if (A.inv_mass[i] == 0.f) {
-      y[i] = Vec3f{};
-      return;
-    }
-    const float h = A.h, ck = h * A.beta + h * h;
-    Vec3f s = p[i] * ((1.f + h * A.alpha[i]) * A.mass[i]);
-    for (uint32_t k = A.pat.row_offsets[i]; k < A.pat.row_offsets[i + 1]; ++k) s += (A.K[k] * p[A.pat.cols[k]]) * ck;
-    if (A.extra) s += (A.extra[i] * p[i]) * (h * h);
-    float gw = grab_weight(A.grab, i);
-    if (gw != 0.f) {
-      const Grab& g = A.grab;
-      Vec3f q = p[g.verts.a] * g.bary.x + p[g.verts.b] * g.bary.y + p[g.verts.c] * g.bary.z;
-      s += q * (h * h * A.grab_k * gw);
-    }
-    y[i] = s;
-  });
+  parallel_for(ctx, A.pat.nverts, [=] CB_HD(int i) { y[i] = system_row(A, p, i); });
 }
 
 void block_jacobi(const Context& ctx, const SystemView& A, M3* P) {
