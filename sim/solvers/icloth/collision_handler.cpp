@@ -14,6 +14,7 @@
 #include "sim/solvers/icloth/collision_kernels.h"
 #include "sim/solvers/icloth/mat3.h"
 #include "sim/solvers/icloth/narrow_phase.h"
+#include "sim/solvers/icloth/zone_batch.h"
 
 namespace cb::icloth {
 namespace {
@@ -177,37 +178,34 @@ Vec3f end_position(int v, const std::vector<Vec3f>& x1, const CollisionInput& in
   return size_t(v) < nverts ? x1[size_t(v)] : (*in.obs_x1)[size_t(v) - nverts];
 }
 
-// solves one zone with the non-linear solver; writes the vertices back into x1
-ZoneResult solve_one_zone(const std::vector<int>& verts, const std::vector<int>& ids, const std::vector<Impact>& imps,
-                          const CollisionInput& in, const ZoneSettings& s, std::vector<int>& local,
-                          std::vector<Vec3f>& x1, size_t nverts) {
-  const size_t nv = verts.size(), ni = ids.size();
-  std::vector<Vec3f> x(nv), xt(nv), g(nv), xprev(nv), xtry(nv);
-  std::vector<float> m(nv), D(nv), lambda(ni);
-  for (size_t i = 0; i < nv; ++i) {
-    local[size_t(verts[i])] = int(i);
-    x[i] = x1[size_t(verts[i])];
-    xt[i] = (*in.x_free)[size_t(verts[i])];
-    m[i] = (*in.mass)[size_t(verts[i])];
+// appends one zone (its free vertices and impacts) to the batch: start guess
+// and result x1, target x_free; impact points that are not zone vertices are
+// fixed at their end positions. local: (nverts) scratch, zone-local ids.
+void append_zone(const std::vector<int>& verts, const std::vector<int>& ids, const std::vector<Impact>& imps,
+                 const CollisionInput& in, const std::vector<Vec3f>& x1, size_t nverts, std::vector<int>& local,
+                 ZoneBatch& b) {
+  for (size_t i = 0; i < verts.size(); ++i) {
+    const size_t v = size_t(verts[i]);
+    local[v] = int(i);
+    b.x.push_back(x1[v]);
+    b.xt.push_back((*in.x_free)[v]);
+    b.m.push_back((*in.mass)[v]);
   }
-  std::vector<ZoneImpact> zi(ni);
-  for (size_t j = 0; j < ni; ++j) {
-    const Impact& im = imps[size_t(ids[j])];
+  for (int id : ids) {
+    const Impact& im = imps[size_t(id)];
+    ZoneImpact zi;
     for (int k = 0; k < 4; ++k) {
       const int v = im.v[k];
       const bool is_free = size_t(v) < nverts && (*in.inv_mass)[size_t(v)] != 0.f;
-      zi[j].lv[k] = is_free ? local[size_t(v)] : -1;
-      if (!is_free) zi[j].fixed[k] = end_position(v, x1, in, nverts);
-      zi[j].w[k] = im.w[k];
+      zi.lv[k] = is_free ? local[size_t(v)] : -1;
+      if (!is_free) zi.fixed[k] = end_position(v, x1, in, nverts);
+      zi.w[k] = im.w[k];
     }
-    zi[j].n = im.n;
-    zi[j].d = im.d;
+    zi.n = im.n;
+    zi.d = im.d;
+    b.imp.push_back(zi);
   }
-  ZoneView z{int(nv), int(ni), x.data(), xt.data(), m.data(), zi.data(), lambda.data(), g.data(),
-             xprev.data(), xtry.data(), D.data()};
-  ZoneResult r = solve_zone(z, s);
-  for (size_t i = 0; i < nv; ++i) x1[size_t(verts[i])] = x[i];
-  return r;
+  b.end_zone();
 }
 
 // The motion over the step of the fixed vertices (obstacle vertices and pinned
@@ -310,10 +308,12 @@ bool CollisionHandler::zone_rounds(const Context& ctx, const CollisionInput& in,
     all.insert(all.end(), imps.begin(), imps.end());
     ScopedStage stage(timer_, "impact zones");
     ZoneSet zs = build_zones(all, nverts_, *in.inv_mass);
-    std::vector<ZoneResult> res(zs.verts.size());
-#pragma omp parallel for schedule(dynamic)
-    for (long long z = 0; z < (long long)zs.verts.size(); ++z)
-      res[size_t(z)] = solve_one_zone(zs.verts[size_t(z)], zs.impacts[size_t(z)], all, in, s.zone, local, x1, nverts_);
+    ZoneBatch batch;
+    for (size_t z = 0; z < zs.verts.size(); ++z) append_zone(zs.verts[z], zs.impacts[z], all, in, x1, nverts_, local, batch);
+    const std::vector<ZoneResult> res = solve_zones(ctx, batch, s.zone, zone_scratch_);
+    for (size_t z = 0; z < zs.verts.size(); ++z)
+      for (int i = batch.vert_off[z]; i < batch.vert_off[z + 1]; ++i)
+        x1[size_t(zs.verts[z][size_t(i - batch.vert_off[z])])] = batch.x[size_t(i)];
     std::fill(td.begin(), td.end(), 0);
     bool failed = false;
     for (size_t z = 0; z < res.size(); ++z) {

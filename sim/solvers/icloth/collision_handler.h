@@ -11,8 +11,9 @@
 // momentum (or, when it holds obstacle or pinned vertices, moves with them by
 // their mean displacement), zones merge with new impacts, until none is left.
 // The broad phase (collision_kernels.h) and the narrow phase (narrow_phase.h:
-// feature pairs, exact CCD) run on the backend; the zones are solved on host
-// copies of the positions.
+// feature pairs, exact CCD) and the zone solve (zone_batch.h: one thread block per
+// zone on the GPU) run on the backend; the zones are built (union-find) and the
+// rigid fallback runs on host copies of the positions.
 //
 // Tangled starts. The method assumes the step starts intersection-free; a state
 // handed over by another solver (or moved by the user) may not be. Before a step
@@ -51,6 +52,7 @@
 #include "sim/core/timer.h"
 #include "sim/solvers/icloth/impacts.h"
 #include "sim/solvers/icloth/narrow_phase.h"
+#include "sim/solvers/icloth/zone_batch.h"
 #include "sim/solvers/icloth/zone_solver.h"
 
 namespace cb::icloth {
@@ -141,6 +143,7 @@ class CollisionHandler {
   DeviceBuffer<Int2> pairs_;
   DeviceBuffer<float> soup_w_;  ///< (cloth vertices) inverse masses, 0 = pinned
   NarrowPhase narrow_;
+  ZoneBatchScratch zone_scratch_;
   // triangle pairs tangled at the start: their features are skipped
   std::vector<Int2> tangles_;
   bool tangles_changed_ = false;

@@ -10,5 +10,6 @@ list(APPEND CLOTHBOX_SIM_CU
   solvers/icloth/obstacle_kernels.cu
   solvers/icloth/step_kernels.cu
   solvers/icloth/collision_kernels.cu
-  solvers/icloth/narrow_phase.cu)
+  solvers/icloth/narrow_phase.cu
+  solvers/icloth/zone_batch.cu)
 list(APPEND CLOTHBOX_SIM_CU solvers/icloth/repulsion.cu)

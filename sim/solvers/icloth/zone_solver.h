@@ -16,6 +16,14 @@
 // step is below min_step (1e-12 m as in the paper) or, since positions are
 // floats, below rel_step times the largest correction made.
 // Points of an impact that are not zone vertices (obstacle vertices, pins) are fixed.
+//
+// Written for a team of threads (Algorithm 3: one GPU thread block per zone):
+// every loop over the zone's vertices or impacts is strided by the team, sums and
+// maxima are team reductions, and the gradient is gathered per vertex through the
+// zone's incidence list (vertex -> its (impact, corner) entries in increasing
+// impact order), so no two threads write one value. SerialTeam runs the same code
+// on one CPU thread, with the sums in the order of a plain loop; the CUDA team
+// is in zone_batch.cu.
 #pragma once
 
 #include <cstdint>
@@ -37,11 +45,14 @@ struct ZoneImpact {
 /// Pointers to one zone's slice of the batch arrays.
 struct ZoneView {
   int nv = 0, ni = 0;
-  Vec3f* x = nullptr;              ///< (nv) m, out: the solution
+  Vec3f* x = nullptr;              ///< (nv) m, in: the start guess (usually x~), out: the solution
   const Vec3f* xt = nullptr;       ///< (nv) m, x~: the unconstrained end positions
   const float* m = nullptr;        ///< (nv) kg
   const ZoneImpact* imp = nullptr; ///< (ni)
+  const int* inc_off = nullptr;    ///< (nv + 1) vertex i's entries are inc[inc_off[i] - inc_off[0] ...)
+  const int* inc = nullptr;        ///< entries 4 j + k (impact j, corner k), j increasing per vertex
   float* lambda = nullptr;         ///< (ni) scratch
+  float* ct = nullptr;             ///< (ni) scratch: c~_j of the current gradient
   Vec3f* g = nullptr;              ///< (nv) scratch
   Vec3f* xprev = nullptr;          ///< (nv) scratch
   Vec3f* xtry = nullptr;           ///< (nv) scratch
@@ -65,6 +76,16 @@ struct ZoneResult {
   bool converged = false;
 };
 
+/// A team of one: the CPU path (and the reference order of every sum).
+struct SerialTeam {
+  CB_HD int rank() const { return 0; }
+  CB_HD int size() const { return 1; }
+  CB_HD void sync() const {}
+  CB_HD double sum(double v) const { return v; }
+  CB_HD float max(float v) const { return v; }
+  CB_HD float min(float v) const { return v; }
+};
+
 namespace zone_detail {
 
 CB_HD inline Vec3f point(const Vec3f* x, const ZoneImpact& im, int k) {
@@ -83,110 +104,131 @@ CB_HD inline float ctilde(float c, float lambda, float mu) {
   return v < 0.f ? v : 0.f;
 }
 
-CB_HD inline double objective(const ZoneView& z, const Vec3f* x, float mu) {
+// f(x) of Eq. 5 (x: every vertex of the zone, synced)
+template <class Team>
+CB_HD inline double objective(const ZoneView& z, const Vec3f* x, float mu, const Team& t) {
   double f = 0;
-  for (int i = 0; i < z.nv; ++i) f += 0.5 * double(z.m[i]) * double(length2(x[i] - z.xt[i]));
-  for (int j = 0; j < z.ni; ++j) {
+  for (int i = t.rank(); i < z.nv; i += t.size()) f += 0.5 * double(z.m[i]) * double(length2(x[i] - z.xt[i]));
+  for (int j = t.rank(); j < z.ni; j += t.size()) {
     double ct = ctilde(constraint(x, z.imp[j]), z.lambda[j], mu);
     f += 0.5 * double(mu) * ct * ct;
   }
-  return f;
+  return t.sum(f);
 }
 
-// g = grad f, D = Jacobi diagonal of the Hessian
-CB_HD inline void gradient(const ZoneView& z, float mu) {
-  for (int i = 0; i < z.nv; ++i) {
-    z.g[i] = (z.x[i] - z.xt[i]) * z.m[i];
-    z.D[i] = z.m[i];
+// g = grad f, D = Jacobi diagonal of the Hessian: c~ per impact, then each
+// vertex gathers its impacts' terms in increasing impact order
+template <class Team>
+CB_HD inline void gradient(const ZoneView& z, float mu, const Team& t) {
+  for (int j = t.rank(); j < z.ni; j += t.size()) z.ct[j] = ctilde(constraint(z.x, z.imp[j]), z.lambda[j], mu);
+  t.sync();
+  const int base = z.inc_off[0];
+  for (int i = t.rank(); i < z.nv; i += t.size()) {
+    Vec3f g = (z.x[i] - z.xt[i]) * z.m[i];
+    float D = z.m[i];
+    for (int e = z.inc_off[i] - base; e < z.inc_off[i + 1] - base; ++e) {
+      const int j = z.inc[e] >> 2, k = z.inc[e] & 3;
+      const float ct = z.ct[j];
+      if (ct == 0.f) continue;
+      const ZoneImpact& im = z.imp[j];
+      g += im.n * (mu * ct * im.w[k]);
+      D += mu * im.w[k] * im.w[k];
+    }
+    z.g[i] = g;
+    z.D[i] = D;
   }
-  for (int j = 0; j < z.ni; ++j) {
-    const ZoneImpact& im = z.imp[j];
-    float ct = ctilde(constraint(z.x, im), z.lambda[j], mu);
-    if (ct == 0.f) continue;
-    for (int k = 0; k < 4; ++k)
-      if (im.lv[k] >= 0) {
-        z.g[im.lv[k]] += im.n * (mu * ct * im.w[k]);
-        z.D[im.lv[k]] += mu * im.w[k] * im.w[k];
-      }
-  }
+  t.sync();
 }
 
 // smallest c_j; *ok = every c_j >= -tol d_j
-CB_HD inline float min_constraint(const ZoneView& z, const Vec3f* x, float tol, bool* ok) {
-  float mc = 1e30f;
-  *ok = true;
-  for (int j = 0; j < z.ni; ++j) {
+template <class Team>
+CB_HD inline float min_constraint(const ZoneView& z, const Vec3f* x, float tol, bool* ok, const Team& t) {
+  float mc = 1e30f, bad = 0.f;
+  for (int j = t.rank(); j < z.ni; j += t.size()) {
     float c = constraint(x, z.imp[j]);
     mc = c < mc ? c : mc;
-    if (c < -tol * z.imp[j].d) *ok = false;
+    if (c < -tol * z.imp[j].d) bad = 1.f;
   }
+  mc = t.min(mc);
+  *ok = t.max(bad) == 0.f;
   return z.ni ? mc : 0.f;
 }
 
 // one preconditioned descent step with backtracking; returns the max displacement
-CB_HD inline float descent_step(const ZoneView& z, float mu) {
-  gradient(z, mu);
-  const double f0 = objective(z, z.x, mu);
+template <class Team>
+CB_HD inline float descent_step(const ZoneView& z, float mu, const Team& t) {
+  gradient(z, mu, t);
+  const double f0 = objective(z, z.x, mu, t);
   double gd = 0;
-  for (int i = 0; i < z.nv; ++i) gd -= double(length2(z.g[i])) / double(z.D[i]);
+  for (int i = t.rank(); i < z.nv; i += t.size()) gd -= double(length2(z.g[i])) / double(z.D[i]);
+  gd = t.sum(gd);
   float alpha = 1.f;
   for (int ls = 0; ls < 30; ++ls, alpha *= 0.5f) {
-    for (int i = 0; i < z.nv; ++i) z.xtry[i] = z.x[i] - z.g[i] * (alpha / z.D[i]);
-    if (objective(z, z.xtry, mu) <= f0 + 1e-4 * double(alpha) * gd) break;
+    for (int i = t.rank(); i < z.nv; i += t.size()) z.xtry[i] = z.x[i] - z.g[i] * (alpha / z.D[i]);
+    t.sync();
+    if (objective(z, z.xtry, mu, t) <= f0 + 1e-4 * double(alpha) * gd) break;
   }
   float step = 0;
-  for (int i = 0; i < z.nv; ++i) {
+  for (int i = t.rank(); i < z.nv; i += t.size()) {
     float s = length(z.xtry[i] - z.x[i]);
     step = s > step ? s : step;
   }
-  return step;
+  return t.max(step);
 }
 
 }  // namespace zone_detail
 
-/// Solves one zone in place (z.x starts as x~ when the caller copies it there).
-/// Stops early once every constraint holds (c_j >= 0) at a multiplier update.
-CB_HD inline ZoneResult solve_zone(const ZoneView& z, const ZoneSettings& s) {
+/// Solves one zone in place with team t (z.x starts as x~ when the caller copies
+/// it there). Stops early once every constraint holds (c_j >= 0) at a
+/// multiplier update. Every member of the team returns the same result.
+template <class Team>
+CB_HD inline ZoneResult solve_zone(const ZoneView& z, const ZoneSettings& s, const Team& t) {
   using namespace zone_detail;
   ZoneResult r;
   float mean_mass = 0.f;
-  for (int i = 0; i < z.nv; ++i) mean_mass += z.m[i] / float(z.nv);
+  for (int i = t.rank(); i < z.nv; i += t.size()) mean_mass += z.m[i] / float(z.nv);
+  mean_mass = float(t.sum(mean_mass));
   const float mu = s.mu * (mean_mass > 0.f ? mean_mass : 1.f);
-  for (int j = 0; j < z.ni; ++j) z.lambda[j] = 0.f;
-  for (int i = 0; i < z.nv; ++i) z.xprev[i] = z.x[i];
+  for (int j = t.rank(); j < z.ni; j += t.size()) z.lambda[j] = 0.f;
+  for (int i = t.rank(); i < z.nv; i += t.size()) z.xprev[i] = z.x[i];
+  t.sync();
   float omega = 1.f;
   int cheb_from = s.chebyshev_start;
   bool ok = false;
   for (int it = 0; it < s.max_iterations; ++it) {
     r.iterations = it + 1;
-    float step = descent_step(z, mu);  // x_try = x - alpha D^-1 g
+    float step = descent_step(z, mu, t);  // x_try = x - alpha D^-1 g
     // Chebyshev semi-iteration (Eq. 8) on top of the descent step; when the
     // extrapolated point raises f, it is dropped and the sequence restarts
     if (s.rho > 0.f && it >= cheb_from) {
       omega = it == cheb_from ? 2.f / (2.f - s.rho * s.rho) : 4.f / (4.f - s.rho * s.rho * omega);
-      const double f_try = objective(z, z.xtry, mu);
-      for (int i = 0; i < z.nv; ++i) z.g[i] = (z.xtry[i] - z.xprev[i]) * omega + z.xprev[i];
-      if (objective(z, z.g, mu) <= f_try) {
-        for (int i = 0; i < z.nv; ++i) z.xtry[i] = z.g[i];
+      const double f_try = objective(z, z.xtry, mu, t);
+      for (int i = t.rank(); i < z.nv; i += t.size()) z.g[i] = (z.xtry[i] - z.xprev[i]) * omega + z.xprev[i];
+      t.sync();
+      if (objective(z, z.g, mu, t) <= f_try) {
+        for (int i = t.rank(); i < z.nv; i += t.size()) z.xtry[i] = z.g[i];
       } else {
         cheb_from = it + 1 + s.chebyshev_start;
         r.restarts++;
       }
     }
-    for (int i = 0; i < z.nv; ++i) {
+    float moved = 0.f;  // largest correction so far, the scale for "the step is small"
+    for (int i = t.rank(); i < z.nv; i += t.size()) {
       z.xprev[i] = z.x[i];
       z.x[i] = z.xtry[i];
+      moved = fmaxf(moved, length(z.x[i] - z.xt[i]));
     }
-    float moved = 0.f;  // largest correction so far, the scale for "the step is small"
-    for (int i = 0; i < z.nv; ++i) moved = fmaxf(moved, length(z.x[i] - z.xt[i]));
+    moved = t.max(moved);  // (also syncs the new x)
     const bool stalled = step < s.min_step || step < s.rel_step * moved;
     if (stalled || (it + 1) % 10 == 0) {  // multiplier update lambda <- -mu c~
-      for (int j = 0; j < z.ni; ++j) z.lambda[j] = -mu * ctilde(constraint(z.x, z.imp[j]), z.lambda[j], mu);
-      float mc = min_constraint(z, z.x, s.tolerance, &ok);
+      for (int j = t.rank(); j < z.ni; j += t.size())
+        z.lambda[j] = -mu * ctilde(constraint(z.x, z.imp[j]), z.lambda[j], mu);
+      t.sync();
+      float mc = min_constraint(z, z.x, s.tolerance, &ok, t);
       if (stalled && (ok || mc >= 0.f)) break;
     }
   }
-  r.min_c = min_constraint(z, z.x, s.tolerance, &ok);
+  r.min_c = min_constraint(z, z.x, s.tolerance, &ok, t);
   r.converged = ok;
   return r;
 }

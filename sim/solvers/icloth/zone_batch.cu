@@ -1,0 +1,183 @@
+// Batched impact-zone solve (see zone_batch.h).
+#include "sim/solvers/icloth/zone_batch.h"
+
+#include "sim/core/error.h"
+
+namespace cb::icloth {
+namespace {
+
+/// The incidence lists of a batch: flat vertex v's entries are
+/// inc[inc_off[v] .. inc_off[v + 1]), each 4 j + k (local impact j, corner k),
+/// j increasing (a counting sort over the impacts in order).
+void build_incidence(const ZoneBatch& b, std::vector<int>& inc_off, std::vector<int>& inc) {
+  inc_off.assign(b.x.size() + 1, 0);
+  for (size_t z = 0; z < b.num_zones(); ++z)
+    for (int j = b.imp_off[z]; j < b.imp_off[z + 1]; ++j)
+      for (int k = 0; k < 4; ++k)
+        if (b.imp[size_t(j)].lv[k] >= 0) inc_off[size_t(b.vert_off[z] + b.imp[size_t(j)].lv[k]) + 1]++;
+  for (size_t v = 0; v < b.x.size(); ++v) inc_off[v + 1] += inc_off[v];
+  inc.assign(size_t(inc_off.back()), 0);
+  std::vector<int> fill(inc_off.begin(), inc_off.end() - 1);
+  for (size_t z = 0; z < b.num_zones(); ++z)
+    for (int j = b.imp_off[z]; j < b.imp_off[z + 1]; ++j)
+      for (int k = 0; k < 4; ++k) {
+        const int lv = b.imp[size_t(j)].lv[k];
+        if (lv >= 0) inc[size_t(fill[size_t(b.vert_off[z] + lv)]++)] = 4 * (j - b.imp_off[z]) + k;
+      }
+}
+
+/// Flat scratch arrays of a batch (backend or host memory).
+struct FlatScratch {
+  int* inc_off;
+  int* inc;
+  float *lambda, *ct, *D;
+  Vec3f *g, *xprev, *xtry;
+};
+
+/// Zone z's view into the flat arrays.
+CB_HD inline ZoneView zone_view(int z, const int* vert_off, const int* imp_off, Vec3f* x, const Vec3f* xt,
+                                const float* m, const ZoneImpact* imp, const FlatScratch& f) {
+  const int v0 = vert_off[z], j0 = imp_off[z];
+  ZoneView v;
+  v.nv = vert_off[z + 1] - v0;
+  v.ni = imp_off[z + 1] - j0;
+  v.x = x + v0;
+  v.xt = xt + v0;
+  v.m = m + v0;
+  v.imp = imp + j0;
+  v.inc_off = f.inc_off + v0;
+  v.inc = f.inc + f.inc_off[v0];
+  v.lambda = f.lambda + j0;
+  v.ct = f.ct + j0;
+  v.g = f.g + v0;
+  v.xprev = f.xprev + v0;
+  v.xtry = f.xtry + v0;
+  v.D = f.D + v0;
+  return v;
+}
+
+#if defined(__CUDACC__)
+constexpr int kZoneThreads = 256;
+
+/// The threads of one block as a zone_solver team: strided loops, block-wide
+/// reductions (results broadcast to every thread).
+struct BlockTeam {
+  double* sd;  ///< shared, 33 entries
+  float* sf;   ///< shared, 33 entries
+  CB_HD int rank() const {
+#if defined(__CUDA_ARCH__)
+    return int(threadIdx.x);
+#else
+    return 0;
+#endif
+  }
+  CB_HD int size() const {
+#if defined(__CUDA_ARCH__)
+    return int(blockDim.x);
+#else
+    return 1;
+#endif
+  }
+  CB_HD void sync() const {
+#if defined(__CUDA_ARCH__)
+    __syncthreads();
+#endif
+  }
+  template <class T, class Op>
+  CB_HD T reduce(T v, T* sh, Op op) const {
+#if defined(__CUDA_ARCH__)
+    for (int off = 16; off > 0; off >>= 1) v = op(v, __shfl_down_sync(0xffffffffu, v, off));
+    __syncthreads();  // the last broadcast has been read
+    if ((threadIdx.x & 31) == 0) sh[threadIdx.x >> 5] = v;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      T t = sh[0];
+      for (unsigned w = 1; w < blockDim.x / 32; ++w) t = op(t, sh[w]);
+      sh[32] = t;
+    }
+    __syncthreads();
+    return sh[32];
+#else
+    (void)sh;
+    (void)op;
+    return v;
+#endif
+  }
+  CB_HD double sum(double v) const {
+    return reduce(v, sd, [] CB_HD(double a, double b) { return a + b; });
+  }
+  CB_HD float max(float v) const {
+    return reduce(v, sf, [] CB_HD(float a, float b) { return a > b ? a : b; });
+  }
+  CB_HD float min(float v) const {
+    return reduce(v, sf, [] CB_HD(float a, float b) { return a < b ? a : b; });
+  }
+};
+
+__global__ void solve_zones_kernel(const int* vert_off, const int* imp_off, Vec3f* x, const Vec3f* xt, const float* m,
+                                   const ZoneImpact* imp, FlatScratch f, ZoneSettings s, ZoneResult* results) {
+  __shared__ double sd[33];
+  __shared__ float sf[33];
+  const BlockTeam team{sd, sf};
+  const ZoneView z = zone_view(int(blockIdx.x), vert_off, imp_off, x, xt, m, imp, f);
+  const ZoneResult r = solve_zone(z, s, team);
+  if (threadIdx.x == 0) results[blockIdx.x] = r;
+}
+#endif
+
+std::vector<ZoneResult> solve_on_cpu(ZoneBatch& b, const ZoneSettings& s, std::vector<int>& inc_off,
+                                     std::vector<int>& inc) {
+  const size_t nv = b.x.size(), ni = b.imp.size();
+  std::vector<float> lambda(ni), ct(ni), D(nv);
+  std::vector<Vec3f> g(nv), xprev(nv), xtry(nv);
+  const FlatScratch f{inc_off.data(), inc.data(), lambda.data(), ct.data(), D.data(), g.data(), xprev.data(),
+                      xtry.data()};
+  std::vector<ZoneResult> res(b.num_zones());
+#pragma omp parallel for schedule(dynamic)
+  for (long long z = 0; z < (long long)res.size(); ++z)
+    res[size_t(z)] = solve_zone(zone_view(int(z), b.vert_off.data(), b.imp_off.data(), b.x.data(), b.xt.data(),
+                                          b.m.data(), b.imp.data(), f),
+                                s, SerialTeam{});
+  return res;
+}
+
+}  // namespace
+
+std::vector<ZoneResult> solve_zones(const Context& ctx, ZoneBatch& b, const ZoneSettings& s, ZoneBatchScratch& sc) {
+  if (b.num_zones() == 0) return {};
+  std::vector<int> inc_off, inc;
+  build_incidence(b, inc_off, inc);
+  if (!ctx.is_cuda()) return solve_on_cpu(b, s, inc_off, inc);
+#if defined(__CUDACC__)
+  const size_t nv = b.x.size(), ni = b.imp.size();
+  sc.vert_off.upload(ctx, b.vert_off);
+  sc.imp_off.upload(ctx, b.imp_off);
+  sc.inc_off.upload(ctx, inc_off);
+  sc.inc.upload(ctx, inc.empty() ? std::vector<int>{0} : inc);
+  sc.x.upload(ctx, b.x);
+  sc.xt.upload(ctx, b.xt);
+  sc.m.upload(ctx, b.m);
+  sc.imp.upload(ctx, b.imp);
+  for (auto* v : {&sc.g, &sc.xprev, &sc.xtry})
+    if (v->size() < nv) v->resize(ctx, nv);
+  for (auto* v : {&sc.lambda, &sc.ct})
+    if (v->size() < ni) v->resize(ctx, ni);
+  if (sc.D.size() < nv) sc.D.resize(ctx, nv);
+  if (sc.results.size() < b.num_zones()) sc.results.resize(ctx, b.num_zones());
+  const FlatScratch f{sc.inc_off.data(), sc.inc.data(), sc.lambda.data(), sc.ct.data(), sc.D.data(),
+                      sc.g.data(), sc.xprev.data(), sc.xtry.data()};
+  solve_zones_kernel<<<unsigned(b.num_zones()), kZoneThreads>>>(sc.vert_off.data(), sc.imp_off.data(), sc.x.data(),
+                                                               sc.xt.data(), sc.m.data(), sc.imp.data(), f, s,
+                                                               sc.results.data());
+  CB_CUDA_CHECK(cudaGetLastError());
+  sc.x.download(b.x);
+  std::vector<ZoneResult> res = sc.results.to_host();
+  res.resize(b.num_zones());
+  return res;
+#else
+  (void)sc;
+  throw Error("solve_zones: cuda backend requested in a build without CUDA");
+#endif
+}
+
+}  // namespace cb::icloth
