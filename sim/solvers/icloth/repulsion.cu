@@ -10,6 +10,9 @@
 namespace cb::icloth {
 namespace {
 
+/// Incidence entries per chunk on the GPU (see Runs).
+constexpr uint32_t kGpuChunk = 8;
+
 CB_HD inline float max4(const float* a, Int4 v) {
   float m = a[v.a] > a[v.b] ? a[v.a] : a[v.b];
   m = m > a[v.c] ? m : a[v.c];
@@ -184,43 +187,88 @@ void pair_pass(const Context& ctx, const PassArgs& a, int np, Vec3f* dv, uint32_
   }, scratch);
 }
 
-// the incidence runs: one per vertex, entries 4 p + k
+// The incidence list: entries 4 p + k (pair p, corner k) sorted by vertex, one
+// run per vertex, each run cut into chunks of at most `chunk` entries. A vertex
+// in many pairs (sheets stacked in a fold: hundreds) would otherwise make one GPU
+// thread walk its whole run while the rest wait; per-chunk partial sums, then
+// per-run sums of the chunks, keep every thread's loop short. (On the CPU a run is
+// one chunk, so the sums are those of a plain loop over the run.)
 struct Runs {
-  const uint32_t* vert;
-  const uint32_t* start;
-  const uint32_t* entry;
-  int nruns, nentries;
-  CB_HD uint32_t end(int r) const { return r + 1 < nruns ? start[r + 1] : uint32_t(nentries); }
+  const uint32_t* vert;         ///< (nruns) vertex of each run
+  const uint32_t* chunk_off;    ///< (nruns + 1) run r's chunks
+  const uint32_t* chunk_start;  ///< (nchunks + 1) chunk c's entries: [chunk_start[c], chunk_start[c + 1])
+  const uint32_t* entry;        ///< (nentries) 4 p + k
+  int nruns, nchunks;
 };
 
-// per vertex: the number of active pairs it is in
-void count_active(const Context& ctx, const Runs& R, const uint32_t* active, uint32_t* count) {
-  parallel_for(ctx, R.nruns, [=] CB_HD(int r) {
-    uint32_t c = 0;
-    for (uint32_t k = R.start[r]; k < R.end(r); ++k) c += active[R.entry[k] / 4];
-    count[R.vert[r]] = c;
+// run r's chunks: chunk_off (exclusive scan of the chunk counts) and chunk starts
+void cut_runs(const Context& ctx, const uint32_t* run_start, int nruns, uint32_t nentries, uint32_t chunk,
+              uint32_t* chunk_off, uint32_t* chunk_start, size_t* nchunks) {
+  parallel_for(ctx, nruns + 1, [=] CB_HD(int r) {
+    const uint32_t end = r + 1 < nruns ? run_start[r + 1] : nentries;
+    chunk_off[r] = r < nruns ? (end - run_start[r] + chunk - 1) / chunk : 0u;
+  });
+  *nchunks = exclusive_scan(ctx, chunk_off, chunk_off, size_t(nruns) + 1);
+  parallel_for(ctx, nruns, [=] CB_HD(int r) {
+    const uint32_t end = r + 1 < nruns ? run_start[r + 1] : nentries;
+    uint32_t c = chunk_off[r];
+    for (uint32_t e = run_start[r]; e < end; e += chunk) chunk_start[c++] = e;
+    if (r == nruns - 1) chunk_start[c] = nentries;
   });
 }
 
-// per vertex: the sum of its active pairs' changes, each pair scaled by
-// 1 / (the largest active count among its free vertices); one scale per pair
-// keeps every pair's impulses summing to zero (momentum is conserved)
-void vertex_pass(const Context& ctx, const Runs& R, const ProxPair* pairs, const Vec3f* dv, const uint32_t* active,
-                 const uint32_t* count, const float* inv_mass, Vec3f* v) {
+// per vertex: the number of active pairs it is in (per chunk, then per run)
+void count_active(const Context& ctx, const Runs& R, const uint32_t* active, uint32_t* chunk_count, uint32_t* count) {
+  parallel_for(ctx, R.nchunks, [=] CB_HD(int c) {
+    uint32_t n = 0;
+    for (uint32_t k = R.chunk_start[c]; k < R.chunk_start[c + 1]; ++k) n += active[R.entry[k] / 4];
+    chunk_count[c] = n;
+  });
+  parallel_for(ctx, R.nruns, [=] CB_HD(int r) {
+    uint32_t n = 0;
+    for (uint32_t c = R.chunk_off[r]; c < R.chunk_off[r + 1]; ++c) n += chunk_count[c];
+    count[R.vert[r]] = n;
+  });
+}
+
+// per pair: the divisor of its impulses, the largest active count among its free
+// vertices (at least 1), or 0 when the pair is not active. One divisor per pair
+// keeps every pair's impulses summing to zero (momentum is conserved).
+void pair_divisors(const Context& ctx, const ProxPair* pairs, int np, const uint32_t* active, const uint32_t* count,
+                   const float* inv_mass, float* div) {
+  parallel_for(ctx, np, [=] CB_HD(int p) {
+    if (!active[p]) {
+      div[p] = 0.f;
+      return;
+    }
+    const Int4 q = pairs[p].v;
+    const int id[4] = {q.a, q.b, q.c, q.d};
+    uint32_t m = 1;
+    for (int j = 0; j < 4; ++j)
+      if (inv_mass[id[j]] != 0.f && count[id[j]] > m) m = count[id[j]];
+    div[p] = float(m);
+  });
+}
+
+// per vertex: the sum of its active pairs' changes, each divided by the pair's
+// divisor (per chunk, then per run, the first chunk's sum starting the run's)
+void vertex_pass(const Context& ctx, const Runs& R, const Vec3f* dv, const float* div, const float* inv_mass,
+                 Vec3f* chunk_sum, Vec3f* v) {
+  parallel_for(ctx, R.nchunks, [=] CB_HD(int c) {
+    Vec3f sum{};
+    for (uint32_t k = R.chunk_start[c]; k < R.chunk_start[c + 1]; ++k) {
+      const uint32_t e = R.entry[k];
+      const float d = div[e / 4];
+      if (d != 0.f) sum += dv[e] / d;
+    }
+    chunk_sum[c] = sum;
+  });
   parallel_for(ctx, R.nruns, [=] CB_HD(int r) {
     const uint32_t vi = R.vert[r];
     if (inv_mass[vi] == 0.f) return;
-    Vec3f sum{};
-    for (uint32_t k = R.start[r]; k < R.end(r); ++k) {
-      const uint32_t e = R.entry[k];
-      if (!active[e / 4]) continue;
-      const Int4 q = pairs[e / 4].v;
-      const int id[4] = {q.a, q.b, q.c, q.d};
-      uint32_t m = 1;
-      for (int j = 0; j < 4; ++j)
-        if (inv_mass[id[j]] != 0.f && count[id[j]] > m) m = count[id[j]];
-      sum += dv[e] / float(m);
-    }
+    const uint32_t c0 = R.chunk_off[r], c1 = R.chunk_off[r + 1];
+    Vec3f sum = chunk_sum[c0];
+    for (uint32_t c = c0 + 1; c < c1; ++c) sum += chunk_sum[c];
     v[vi] += sum;
   });
 }
@@ -258,13 +306,21 @@ size_t ClothRepulsion::find(const Context& ctx, const Vec3f* x, const float* thi
   run_vert_.resize(ctx, 4 * np);
   run_start_.resize(ctx, 4 * np);
   incidence_keys(ctx, pairs_.data(), int(np), inc_vert_.data(), inc_entry_.data());
-  nruns_ = 0;
+  nruns_ = nchunks_ = 0;
   if (np) {
     sort_by_key(ctx, inc_vert_.data(), inc_entry_.data(), 4 * np);
     nruns_ = run_starts(ctx, inc_vert_.data(), 4 * np, run_vert_.data(), run_start_.data());
+    chunk_off_.resize(ctx, nruns_ + 1);
+    chunk_start_.resize(ctx, 4 * np + 1);
+    const uint32_t chunk = ctx.is_cuda() ? kGpuChunk : uint32_t(4 * np);
+    cut_runs(ctx, run_start_.data(), int(nruns_), uint32_t(4 * np), chunk, chunk_off_.data(), chunk_start_.data(),
+             &nchunks_);
   }
   dv_.resize(ctx, 4 * np);
   active_.resize(ctx, np);
+  div_.resize(ctx, np);
+  chunk_count_.resize(ctx, nchunks_);
+  chunk_sum_.resize(ctx, nchunks_);
   state_.resize(ctx, 1);  // zeroed: no pass yet
   return np;
 }
@@ -275,9 +331,11 @@ void ClothRepulsion::launch_pass(const Context& ctx, Vec3f* v, const float* inv_
   if (np == 0) return;
   pair_pass(ctx, PassArgs{pairs_.data(), v, inv_mass, h, s.rate}, np, dv_.data(), active_.data(), state_.data(),
             unmet_sum_);
-  const Runs R{run_vert_.data(), run_start_.data(), inc_entry_.data(), int(nruns_), 4 * np};
-  count_active(ctx, R, active_.data(), count_.data());
-  vertex_pass(ctx, R, pairs_.data(), dv_.data(), active_.data(), count_.data(), inv_mass, v);
+  const Runs R{run_vert_.data(), chunk_off_.data(), chunk_start_.data(), inc_entry_.data(), int(nruns_),
+               int(nchunks_)};
+  count_active(ctx, R, active_.data(), chunk_count_.data(), count_.data());
+  pair_divisors(ctx, pairs_.data(), np, active_.data(), count_.data(), inv_mass, div_.data());
+  vertex_pass(ctx, R, dv_.data(), div_.data(), inv_mass, chunk_sum_.data(), v);
 }
 
 ClothRepulsion::Progress ClothRepulsion::progress() const {
@@ -297,7 +355,8 @@ ClothRepulsion::Progress ClothRepulsion::progress() const {
 size_t ClothRepulsion::device_bytes() const {
   return cand_.tri_pairs.bytes() + cand_.vf.bytes() + cand_.ee.bytes() + all_.bytes() + pairs_.bytes() +
          flags_.bytes() + keep_.bytes() + inc_vert_.bytes() * 4 + dv_.bytes() + active_.bytes() + count_.bytes() +
-         state_.bytes() + unmet_sum_.bytes();
+         state_.bytes() + unmet_sum_.bytes() + chunk_off_.bytes() + chunk_start_.bytes() + div_.bytes() +
+         chunk_count_.bytes() + chunk_sum_.bytes();
 }
 
 }  // namespace cb::icloth

@@ -110,10 +110,14 @@ class ClothRepulsion {
   DeviceBuffer<ProxPair> all_, pairs_;
   DeviceBuffer<uint32_t> flags_, keep_;
   DeviceBuffer<uint32_t> inc_vert_, inc_entry_, run_vert_, run_start_;  ///< incidence list sorted by vertex
-  size_t nruns_ = 0, candidates_ = 0;
+  DeviceBuffer<uint32_t> chunk_off_, chunk_start_;  ///< runs cut into chunks (repulsion.cu, Runs)
+  size_t nruns_ = 0, nchunks_ = 0, candidates_ = 0;
   DeviceBuffer<Vec3f> dv_;         ///< (4 npairs) velocity change per pair corner
   DeviceBuffer<uint32_t> active_;  ///< (npairs) the pair needed an impulse in this pass
   DeviceBuffer<uint32_t> count_;   ///< (nverts) active pairs per vertex (valid for vertices in pairs)
+  DeviceBuffer<float> div_;        ///< (npairs) divisor of each pair's impulses, 0 = inactive
+  DeviceBuffer<uint32_t> chunk_count_;  ///< (nchunks) active entries per chunk
+  DeviceBuffer<Vec3f> chunk_sum_;  ///< (nchunks) m/s, velocity change per chunk
   DeviceBuffer<RepulsionPassState> state_;  ///< (1)
   RowsSumScratch unmet_sum_;       ///< the fused pass-and-count launch
 };
