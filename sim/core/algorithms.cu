@@ -26,11 +26,26 @@
 namespace cb {
 namespace {
 
+#if defined(__CUDACC__)
+// Thrust's temporary storage from the stream-ordered pool (as DeviceBuffer's):
+// its default allocator calls cudaMalloc / cudaFree, which synchronise the device.
+struct PoolAllocator {
+  using value_type = char;
+  char* allocate(std::ptrdiff_t n) {
+    void* p = nullptr;
+    CB_CUDA_CHECK(cudaMallocAsync(&p, size_t(n), 0));
+    return static_cast<char*>(p);
+  }
+  void deallocate(char* p, size_t) { cudaFreeAsync(p, 0); }
+};
+#endif
+
 // Dispatches a Thrust call with the backend's execution policy.
 template <class F>
 auto with_policy(const Context& ctx, F f) {
 #if defined(__CUDACC__)
-  if (ctx.is_cuda()) return f(thrust::cuda::par);
+  PoolAllocator alloc;
+  if (ctx.is_cuda()) return f(thrust::cuda::par(alloc));
 #else
   if (ctx.is_cuda()) throw Error("cuda backend requested in a build without CUDA");
 #endif

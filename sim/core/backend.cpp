@@ -1,5 +1,6 @@
 #include "sim/core/backend.h"
 
+#include <cstdint>
 #include <string>
 
 #include "sim/core/error.h"
@@ -62,6 +63,13 @@ Context make_context(BackendRequest request, std::string* note) {
   ctx.device = 0;
 #if CLOTHBOX_WITH_CUDA
   CB_CUDA_CHECK(cudaSetDevice(ctx.device));
+  // device buffers come from the stream-ordered pool (buffer.cpp); keep what it
+  // holds instead of returning it to the driver at every synchronisation, so the
+  // scratch buffers of a step cost no cudaMalloc / cudaFree after the first step
+  cudaMemPool_t pool;
+  CB_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, ctx.device));
+  uint64_t keep = UINT64_MAX;
+  CB_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
   if (note) {
     cudaDeviceProp prop{};
     CB_CUDA_CHECK(cudaGetDeviceProperties(&prop, ctx.device));

@@ -15,8 +15,10 @@ namespace cb::detail {
 void* buffer_alloc(const Context& ctx, size_t bytes) {
 #if CLOTHBOX_WITH_CUDA
   if (ctx.is_cuda()) {
+    // stream-ordered (the default stream, where every kernel runs) from the
+    // device's pool: no device-wide synchronisation per allocation or free
     void* p = nullptr;
-    CB_CUDA_CHECK(cudaMalloc(&p, bytes));
+    CB_CUDA_CHECK(cudaMallocAsync(&p, bytes, 0));
     return p;
   }
 #endif
@@ -30,7 +32,7 @@ void* buffer_alloc(const Context& ctx, size_t bytes) {
 void buffer_free(const Context& ctx, void* p) {
 #if CLOTHBOX_WITH_CUDA
   if (ctx.is_cuda()) {
-    cudaFree(p);  // never throws from a destructor path
+    cudaFreeAsync(p, 0);  // never throws from a destructor path
     return;
   }
 #endif

@@ -99,8 +99,22 @@ for s in "${sections[@]}"; do
     scenes) run_scenes ;;
     verlet) bench verlet 300 'BM_Verlet(Frame/(240|708)/(-1|0)/|Detect/(240|708)/0/|AllPairs/240/)' CLOTHBOX_BENCH_BACKEND=cuda ;;
     pbd) bench pbd 120 'BM_PbdStep/(256|1024)/' CLOTHBOX_BENCH_BACKEND=cuda ;;
-    icloth) bench icloth 320 'BM_IClothPinnedSheet|BM_IClothLarge(Sphere|Funnel)|BM_IClothGpu(Funnel|Sphere)' ;;
+    icloth) bench icloth 320 "${ICLOTH_FILTER:-BM_IClothPinnedSheet|BM_IClothLarge(Sphere|Funnel)|BM_IClothGpu(Funnel|Sphere)}" ;;
     collision) bench collision 120 '.' ;;
+    profile)  # where the GPU time of the 200k-triangle I-Cloth frames goes (needs nsys there)
+      nsys=$(command -v nsys || ls /usr/local/cuda/bin/nsys /opt/nvidia/nsight-systems/*/bin/nsys 2>/dev/null | head -1)
+      if [ -n "$nsys" ]; then
+        for b in Sphere Funnel; do
+          timeout 200 "$nsys" profile -o "$out/icloth_$b" --force-overwrite true -t cuda \
+            "$bin/icloth_bench" --benchmark_filter="BM_IClothGpu$b" >"$out/profile_$b.log" 2>&1
+          "$nsys" stats -r cuda_gpu_kern_sum,cuda_gpu_mem_time_sum,cuda_api_sum \
+            "$out/icloth_$b.nsys-rep" >>"$out/profile_$b.log" 2>&1
+          rm -f "$out/icloth_$b.nsys-rep" "$out/icloth_$b.sqlite"
+        done
+        result[profile]="done (see profile_*.log)"
+      else
+        result[profile]="no nsys on this machine"
+      fi ;;
     *) echo "unknown section $s" ;;
   esac
 done
@@ -112,7 +126,7 @@ echo "| device | $(cat "$out/device.txt") |"
 [ -n "${result[tests]:-}" ] && echo "| clothbox_tests (CUDA vs CPU) | ${result[tests]} |"
 [ -n "${result[agree]:-}" ] && echo "| CPU/CUDA agreement tests | ${result[agree]} |"
 [ -n "${result[scenes]:-}" ] && echo "| shipped scenes, 100 frames, --backend cuda | ${result[scenes]} |"
-for k in verlet pbd icloth collision; do
+for k in verlet pbd icloth collision profile; do
   [ -n "${result[$k]:-}" ] && echo "| ${k}_bench | ${result[$k]} |"
 done
 exit 0

@@ -93,11 +93,15 @@ std::vector<Impact> CollisionHandler::detect(const Context& ctx, const Collision
                                              const std::vector<Vec3f>& x1, const std::vector<uint8_t>* td,
                                              CollisionStats* st) {
   ScopedStage stage(timer_, "ccd");
-  build_soup(ctx, in, x1);
+  {
+    ScopedStage upload(timer_, "ccd upload");
+    build_soup(ctx, in, x1);
+  }
   float thick = 0.f;
   for (float t : *in.thickness) thick = std::max(thick, t);
   const float margin = s.ccd_margin * thick;
   SweptSoup soup{soup_x0_.data(), soup_x1_.data(), soup_tris_.data(), int(htris_.size()), int(cloth_tris_.size())};
+  ScopedStage broad(timer_, "ccd broad phase");
   boxes_.resize(ctx, htris_.size());
   swept_boxes(ctx, soup, margin, boxes_.data());
   if (td) {
@@ -112,6 +116,7 @@ std::vector<Impact> CollisionHandler::detect(const Context& ctx, const Collision
     tangles_changed_ = false;
   }
   // narrow phase on the backend: exact CCD with the minimum separation
+  ScopedStage narrow(timer_, "ccd narrow phase");
   NarrowInput ni{soup_x0_.data(), soup_x1_.data(), pairs_.data(), np, soup_w_.data(), int(nverts_), double(margin)};
   const std::vector<FeatureHit> hits = narrow_.find(ctx, ni, &st->feature_tests, &st->excluded);
   std::vector<Impact> out;

@@ -14,6 +14,9 @@ namespace {
 
 constexpr int kVfPerPair = 6;  // 3 vertices of each triangle against the other
 constexpr int kEePerPair = 9;  // 3 x 3 edges
+// m, added to the CCD separation when feature boxes are culled: more than the
+// CCD's own tolerance (a hit is reported up to separation + sqrt 3 x 1e-6 apart)
+constexpr float kCullSlack = 1e-5f;
 
 CB_HD CB_INLINE uint64_t pack(uint32_t hi, uint32_t lo) { return (uint64_t(hi) << 32) | lo; }
 CB_HD CB_INLINE uint32_t hi32(uint64_t k) { return uint32_t(k >> 32); }
@@ -32,6 +35,65 @@ CB_HD CB_INLINE void pair_keys(Int2 p, const Int3* tris, const Int3* tri_edges, 
       const uint32_t a = uint32_t(EA[i]), b = uint32_t(EB[j]);
       ee[3 * i + j] = a < b ? pack(a, b) : pack(b, a);
     }
+}
+
+// Swept box of soup vertices ids[0, n) over the step, grown by pad (m).
+CB_HD CB_INLINE Aabb swept_box(const Vec3f* x0, const Vec3f* x1, const int* ids, int n, float pad) {
+  Aabb b;
+  for (int k = 0; k < n; ++k) {
+    b.grow(x0[ids[k]]);
+    b.grow(x1[ids[k]]);
+  }
+  b.lo -= Vec3f{pad, pad, pad};
+  b.hi += Vec3f{pad, pad, pad};
+  return b;
+}
+
+/// What the culled key pass reads (backend memory).
+struct CullInput {
+  const Vec3f *x0, *x1;
+  const Int3 *tris, *tri_edges;
+  const Int2* edges;
+  float pad;  ///< m, each feature's box is grown by this (the CCD separation and a tolerance)
+};
+
+// The keys of triangle pair p whose two features' swept boxes overlap (only
+// those can come within the CCD's separation: the rest are never hits); writes
+// them at vf / ee when non-null, returns the counts. Same keys, in the same
+// order, as pair_keys minus the culled ones.
+CB_HD CB_INLINE Int2 culled_pair_keys(Int2 p, const CullInput& in, uint64_t* vf, uint64_t* ee) {
+  const Int3 A = in.tris[p.a], B = in.tris[p.b], EA = in.tri_edges[p.a], EB = in.tri_edges[p.b];
+  const int ta[3] = {A.a, A.b, A.c}, tb[3] = {B.a, B.b, B.c};
+  const Aabb box_a = swept_box(in.x0, in.x1, ta, 3, in.pad), box_b = swept_box(in.x0, in.x1, tb, 3, in.pad);
+  int nvf = 0, nee = 0;
+  for (int k = 0; k < 3; ++k)
+    if (overlaps(swept_box(in.x0, in.x1, &ta[k], 1, in.pad), box_b)) {
+      if (vf) vf[nvf] = pack(uint32_t(ta[k]), uint32_t(p.b));
+      ++nvf;
+    }
+  for (int k = 0; k < 3; ++k)
+    if (overlaps(swept_box(in.x0, in.x1, &tb[k], 1, in.pad), box_a)) {
+      if (vf) vf[nvf] = pack(uint32_t(tb[k]), uint32_t(p.a));
+      ++nvf;
+    }
+  Aabb eb[3];
+  for (int j = 0; j < 3; ++j) {
+    const Int2 e = in.edges[EB[j]];
+    const int ids[2] = {e.a, e.b};
+    eb[j] = swept_box(in.x0, in.x1, ids, 2, in.pad);
+  }
+  for (int i = 0; i < 3; ++i) {
+    const Int2 e = in.edges[EA[i]];
+    const int ids[2] = {e.a, e.b};
+    const Aabb ea = swept_box(in.x0, in.x1, ids, 2, in.pad);
+    for (int j = 0; j < 3; ++j)
+      if (overlaps(ea, eb[j])) {
+        const uint32_t a = uint32_t(EA[i]), b = uint32_t(EB[j]);
+        if (ee) ee[nee] = a < b ? pack(a, b) : pack(b, a);
+        ++nee;
+      }
+  }
+  return Int2{nvf, nee};
 }
 
 CB_HD CB_INLINE bool in_sorted(const uint64_t* s, size_t n, uint64_t k) {
@@ -182,19 +244,33 @@ std::vector<FeatureHit> NarrowPhase::find(const Context& ctx, const NarrowInput&
                                           uint64_t* skipped) {
   const size_t np = in.npairs;
   if (np == 0) return {};
-  reserve(ctx, vf_, kVfPerPair * np);
-  reserve(ctx, ee_, kEePerPair * np);
+  // the keys of the features whose swept boxes overlap: count, scan, write
+  const CullInput ci{in.x0, in.x1, tris_.data(), tri_edges_.data(), edges_.data(),
+                     float(in.min_distance) + kCullSlack};
+  reserve(ctx, vf_off_, np + 1);
+  reserve(ctx, ee_off_, np + 1);
   {
     const Int2* pairs = in.pairs;
-    const Int3 *tris = tris_.data(), *te = tri_edges_.data();
-    uint64_t *vf = vf_.data(), *ee = ee_.data();
-    parallel_for(ctx, int(np), [=] CB_HD(int i) {
-      pair_keys(pairs[i], tris, te, vf + size_t(i) * kVfPerPair, ee + size_t(i) * kEePerPair);
+    uint32_t *vo = vf_off_.data(), *eo = ee_off_.data();
+    parallel_for(ctx, int(np) + 1, [=] CB_HD(int i) {
+      const Int2 c = size_t(i) < np ? culled_pair_keys(pairs[i], ci, nullptr, nullptr) : Int2{0, 0};
+      vo[i] = uint32_t(c.a);
+      eo[i] = uint32_t(c.b);
     });
   }
+  const size_t nvf_all = exclusive_scan(ctx, vf_off_.data(), vf_off_.data(), np + 1);
+  const size_t nee_all = exclusive_scan(ctx, ee_off_.data(), ee_off_.data(), np + 1);
+  reserve(ctx, vf_, std::max<size_t>(nvf_all, 1));
+  reserve(ctx, ee_, std::max<size_t>(nee_all, 1));
+  {
+    const Int2* pairs = in.pairs;
+    const uint32_t *vo = vf_off_.data(), *eo = ee_off_.data();
+    uint64_t *vf = vf_.data(), *ee = ee_.data();
+    parallel_for(ctx, int(np), [=] CB_HD(int i) { culled_pair_keys(pairs[i], ci, vf + vo[i], ee + eo[i]); });
+  }
   KeyScratch sc{keys_, values_, flags_, index_};
-  const size_t nvf = unique_features(ctx, vf_, kVfPerPair * np, skip_vf_, skipped, sc);
-  const size_t nee = unique_features(ctx, ee_, kEePerPair * np, skip_ee_, skipped, sc);
+  const size_t nvf = unique_features(ctx, vf_, nvf_all, skip_vf_, skipped, sc);
+  const size_t nee = unique_features(ctx, ee_, nee_all, skip_ee_, skipped, sc);
   const size_t nf = nvf + nee;
   *feature_tests += nf;
   if (nf == 0) return {};
@@ -246,7 +322,7 @@ std::vector<FeatureHit> NarrowPhase::find(const Context& ctx, const NarrowInput&
 size_t NarrowPhase::device_bytes() const {
   return tris_.bytes() + tri_edges_.bytes() + edges_.bytes() + skip_vf_.bytes() + skip_ee_.bytes() + vf_.bytes() +
          ee_.bytes() + keys_.bytes() + values_.bytes() + flags_.bytes() + index_.bytes() + hits_.bytes() +
-         packed_.bytes();
+         packed_.bytes() + vf_off_.bytes() + ee_off_.bytes();
 }
 
 }  // namespace cb::icloth

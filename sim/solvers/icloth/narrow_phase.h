@@ -1,8 +1,9 @@
 // Narrow phase of the I-Cloth penetration handling (Algorithm 1), on the backend:
 // the candidate triangle pairs of the broad phase (collision_kernels.h) become
-// their vertex-face (VF) and edge-edge (EE) feature pairs, without duplicates
-// (sorted keys) and without the features of triangle pairs that were tangled at
-// the start of the step; each feature gets an exact CCD with the minimum
+// their vertex-face (VF) and edge-edge (EE) feature pairs whose swept boxes
+// (grown by the CCD separation) overlap — the others cannot come that close, so
+// culling them changes no hit — without duplicates (sorted keys) and without the
+// features of triangle pairs that were tangled at the start of the step; each feature gets an exact CCD with the minimum
 // separation (collision core, ccd.h); only the hits come back to the host.
 //
 // Keys: VF = vertex << 32 | triangle; EE = edge a << 32 | edge b with a < b, the
@@ -65,6 +66,7 @@ class NarrowPhase {
   DeviceBuffer<uint64_t> skip_vf_, skip_ee_;
   // scratch
   DeviceBuffer<uint64_t> vf_, ee_, keys_;
+  DeviceBuffer<uint32_t> vf_off_, ee_off_;  ///< (npairs + 1) where each pair's culled keys go
   DeviceBuffer<uint32_t> values_, flags_, index_;
   DeviceBuffer<FeatureHit> hits_;   ///< (features) the CCD's answer per feature
   DeviceBuffer<FeatureHit> packed_; ///< the hits, packed

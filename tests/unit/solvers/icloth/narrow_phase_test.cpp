@@ -1,6 +1,7 @@
 // The I-Cloth narrow phase (narrow_phase.h): the feature pairs of candidate
-// triangle pairs without duplicates (shared triangles, shared edges), the skipped
-// features of tangled pairs, and the exact CCD's hits, on every backend.
+// triangle pairs without duplicates (shared triangles, shared edges), the culling
+// of features out of reach, the skipped features of tangled pairs, and the exact
+// CCD's hits, on every backend.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -30,42 +31,66 @@ struct Found {
   uint64_t tests = 0, skipped = 0;
 };
 
+// sep: the CCD separation (m); features whose swept boxes, grown by about it,
+// do not overlap are culled before the CCD
 Found find(const Context& ctx, const Soup& s, const std::vector<Vec3f>& x1, const std::vector<Int2>& pairs,
-        const std::vector<Int2>& skip = {}) {
+           const std::vector<Int2>& skip = {}, double sep = 1e-6) {
   NarrowPhase np;
   np.set_triangles(ctx, s.tris);
   np.set_skipped(ctx, skip);
   DeviceBuffer<Vec3f> d0(ctx, s.x0), d1(ctx, x1);
   DeviceBuffer<Int2> dp(ctx, pairs);
   DeviceBuffer<float> dw(ctx, s.w);
-  NarrowInput in{d0.data(), d1.data(), dp.data(), pairs.size(), dw.data(), int(s.x0.size()), 1e-6};
+  NarrowInput in{d0.data(), d1.data(), dp.data(), pairs.size(), dw.data(), int(s.x0.size()), sep};
   Found r;
   r.hits = np.find(ctx, in, &r.tests, &r.skipped);
   return r;
 }
 
+// with a 2 cm separation every feature box of these 1 cm triangles overlaps the
+// others: nothing is culled and the unique features are counted
+constexpr double kWide = 0.02;
+
 TEST(IClothNarrowPhase, CountsEachFeaturePairOnce) {
   const Soup s;
   for (const Context& ctx : test::backends()) {
     // one triangle pair: 6 vertex-face and 9 edge-edge features, nothing moves
-    Found one = find(ctx, s, s.x0, {{0, 1}});
+    Found one = find(ctx, s, s.x0, {{0, 1}}, {}, kWide);
     EXPECT_EQ(one.tests, 15u);
     EXPECT_TRUE(one.hits.empty());
     // the same pair twice: the same 15
-    EXPECT_EQ(find(ctx, s, s.x0, {{0, 1}, {0, 1}}).tests, 15u);
+    EXPECT_EQ(find(ctx, s, s.x0, {{0, 1}, {0, 1}}, {}, kWide).tests, 15u);
     // T0 against T1 and T2, which share the vertices 4, 5 and the edge 4-5:
     // VF 0 1 2 x {T1, T2} = 6 and {3, 4, 5, 6} x T0 = 4 (4 and 5 once);
     // EE 9 + 9 - 3 (T0's edges against 4-5 once)
-    EXPECT_EQ(find(ctx, s, s.x0, {{0, 1}, {0, 2}}).tests, 10u + 15u);
+    EXPECT_EQ(find(ctx, s, s.x0, {{0, 1}, {0, 2}}, {}, kWide).tests, 10u + 15u);
     // T0 against T1 and T3: nothing shared, 2 x 15
-    EXPECT_EQ(find(ctx, s, s.x0, {{0, 1}, {0, 3}}).tests, 30u);
+    EXPECT_EQ(find(ctx, s, s.x0, {{0, 1}, {0, 3}}, {}, kWide).tests, 30u);
+  }
+}
+
+// with the cloth's small separation the flat layers 1 mm apart have no feature
+// boxes in reach: no CCD runs; a vertex that moves through T0 is still tested
+// (and found, FindsAVertexPassingThroughATriangle)
+TEST(IClothNarrowPhase, CullsFeaturesWhoseBoxesAreApart) {
+  const Soup s;
+  for (const Context& ctx : test::backends()) {
+    EXPECT_EQ(find(ctx, s, s.x0, {{0, 1}, {0, 3}}).tests, 0u);
+    std::vector<Vec3f> x1 = s.x0;
+    x1[3].y = -0.001f;  // vertex 3 (2, 1, 2) mm sweeps through T0's plane
+    const Found r = find(ctx, s, x1, {{0, 1}});
+    // VF: 3 against T0, and T0's three vertices against T1, whose swept box now
+    // reaches y = 0; EE: 3-4 against 0-1 and 1-2, 3-5 against 1-2 and 2-0 (the
+    // other five edge pairs' boxes are apart in x or z)
+    EXPECT_EQ(r.tests, 4u + 4u);
+    EXPECT_EQ(r.hits.size(), 1u);
   }
 }
 
 TEST(IClothNarrowPhase, SkipsTheFeaturesOfTangledPairs) {
   const Soup s;
   for (const Context& ctx : test::backends()) {
-    Found r = find(ctx, s, s.x0, {{0, 1}, {0, 3}}, {{0, 1}});
+    Found r = find(ctx, s, s.x0, {{0, 1}, {0, 3}}, {{0, 1}}, kWide);
     EXPECT_EQ(r.tests, 15u) << "only T0-T3's features are tested";
     EXPECT_EQ(r.skipped, 15u);
   }
