@@ -48,12 +48,12 @@ void CollisionHandler::set_cloth(size_t nverts, const std::vector<Int3>& tris) {
 
 void CollisionHandler::build_soup(const Context& ctx, const CollisionInput& in, const std::vector<Vec3f>& x1) {
   const size_t no = in.obs_x0 ? in.obs_x0->size() : 0, not_ = in.obs_tris ? in.obs_tris->size() : 0;
-  hx0_.assign(in.x0->begin(), in.x0->end());
-  hx1_.assign(x1.begin(), x1.end());
-  if (no) {
-    hx0_.insert(hx0_.end(), in.obs_x0->begin(), in.obs_x0->end());
-    hx1_.insert(hx1_.end(), in.obs_x1->begin(), in.obs_x1->end());
+  if (!soup_start_valid_) {
+    hx0_.assign(in.x0->begin(), in.x0->end());
+    if (no) hx0_.insert(hx0_.end(), in.obs_x0->begin(), in.obs_x0->end());
   }
+  hx1_.assign(x1.begin(), x1.end());
+  if (no) hx1_.insert(hx1_.end(), in.obs_x1->begin(), in.obs_x1->end());
   if (htris_.size() != cloth_tris_.size() + not_) {
     htris_ = cloth_tris_;
     for (size_t t = 0; t < not_; ++t) {
@@ -64,12 +64,16 @@ void CollisionHandler::build_soup(const Context& ctx, const CollisionInput& in, 
     narrow_.set_triangles(ctx, htris_);
     tangles_changed_ = true;  // the skipped features' keys depend on the edge numbering
   }
-  soup_w_.upload(ctx, *in.inv_mass);
-  soup_x0_.upload(ctx, hx0_);
+  if (!soup_start_valid_) {  // the start positions and masses are those of the whole step
+    soup_w_.upload(ctx, *in.inv_mass);
+    soup_x0_.upload(ctx, hx0_);
+    soup_start_valid_ = true;
+  }
   soup_x1_.upload(ctx, hx1_);
 }
 
 std::vector<Int2> CollisionHandler::find_tangles(const Context& ctx, const CollisionInput& in) {
+  soup_start_valid_ = false;
   build_soup(ctx, in, *in.x0);
   const int nc = int(cloth_tris_.size());
   TriSet cloth{soup_x0_.data(), soup_tris_.data(), nc, nullptr};
@@ -92,6 +96,13 @@ void CollisionHandler::set_tangles(const std::vector<Int2>& pairs) {
 std::vector<Impact> CollisionHandler::detect(const Context& ctx, const CollisionInput& in, const CollisionSettings& s,
                                              const std::vector<Vec3f>& x1, const std::vector<uint8_t>* td,
                                              CollisionStats* st) {
+  soup_start_valid_ = false;  // a caller's input: nothing of an earlier call is reused
+  return detect_in_step(ctx, in, s, x1, td, st);
+}
+
+std::vector<Impact> CollisionHandler::detect_in_step(const Context& ctx, const CollisionInput& in,
+                                                     const CollisionSettings& s, const std::vector<Vec3f>& x1,
+                                                     const std::vector<uint8_t>* td, CollisionStats* st) {
   ScopedStage stage(timer_, "ccd");
   {
     ScopedStage upload(timer_, "ccd upload");
@@ -300,7 +311,7 @@ bool CollisionHandler::zone_rounds(const Context& ctx, const CollisionInput& in,
   std::set<std::array<int32_t, 4>> seen;
   bool use_td = false;
   for (int round = 0; round < s.max_rounds; ++round) {
-    std::vector<Impact> imps = detect(ctx, in, s, x1, use_td ? &td : nullptr, &st);
+    std::vector<Impact> imps = detect_in_step(ctx, in, s, x1, use_td ? &td : nullptr, &st);
     st.rounds++;
     if (imps.empty()) return true;
     st.impacts += imps.size();
@@ -315,7 +326,11 @@ bool CollisionHandler::zone_rounds(const Context& ctx, const CollisionInput& in,
     ZoneSet zs = build_zones(all, nverts_, *in.inv_mass);
     ZoneBatch batch;
     for (size_t z = 0; z < zs.verts.size(); ++z) append_zone(zs.verts[z], zs.impacts[z], all, in, x1, nverts_, local, batch);
-    const std::vector<ZoneResult> res = solve_zones(ctx, batch, s.zone, zone_scratch_);
+    std::vector<ZoneResult> res;
+    {
+      ScopedStage solve(timer_, "zone solve");
+      res = solve_zones(ctx, batch, s.zone, zone_scratch_);
+    }
     for (size_t z = 0; z < zs.verts.size(); ++z)
       for (int i = batch.vert_off[z]; i < batch.vert_off[z + 1]; ++i)
         x1[size_t(zs.verts[z][size_t(i - batch.vert_off[z])])] = batch.x[size_t(i)];
@@ -341,7 +356,7 @@ bool CollisionHandler::zone_rounds(const Context& ctx, const CollisionInput& in,
 bool CollisionHandler::rigid_rounds(const Context& ctx, const CollisionInput& in, const CollisionSettings& s,
                                     std::vector<Vec3f>& x1, std::vector<Impact>& all, CollisionStats& st) {
   for (int round = 0; round < s.max_rigid_rounds; ++round) {
-    std::vector<Impact> imps = detect(ctx, in, s, x1, nullptr, &st);
+    std::vector<Impact> imps = detect_in_step(ctx, in, s, x1, nullptr, &st);
     st.rigid_rounds++;
     if (imps.empty()) return true;
     ScopedStage stage(timer_, "rigid zones");
@@ -362,7 +377,7 @@ bool CollisionHandler::rigid_rounds(const Context& ctx, const CollisionInput& in
 bool CollisionHandler::clamp_to_first_impact(const Context& ctx, const CollisionInput& in,
                                              const CollisionSettings& s, std::vector<Vec3f>& x1,
                                              CollisionStats& st) {
-  std::vector<Impact> imps = detect(ctx, in, s, x1, nullptr, &st);
+  std::vector<Impact> imps = detect_in_step(ctx, in, s, x1, nullptr, &st);
   if (imps.empty()) return true;
   float toi = 1.f;
   for (const Impact& im : imps) toi = std::min(toi, im.toi);
@@ -370,11 +385,12 @@ bool CollisionHandler::clamp_to_first_impact(const Context& ctx, const Collision
   const std::vector<Vec3f>& x0 = *in.x0;
   for (size_t v = 0; v < nverts_; ++v) x1[v] = x0[v] + (x1[v] - x0[v]) * alpha;
   st.clamped++;
-  return alpha > 0.f && detect(ctx, in, s, x1, nullptr, &st).empty();
+  return alpha > 0.f && detect_in_step(ctx, in, s, x1, nullptr, &st).empty();
 }
 
 CollisionStats CollisionHandler::resolve(const Context& ctx, const CollisionInput& in, const CollisionSettings& s,
                                          std::vector<Vec3f>& x1) {
+  soup_start_valid_ = false;  // a new step: its start positions are uploaded once
   CollisionStats st;
   std::vector<Impact> all;
   if (zone_rounds(ctx, in, s, x1, all, st)) return st;

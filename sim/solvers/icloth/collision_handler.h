@@ -124,6 +124,10 @@ class CollisionHandler {
 
  private:
   void build_soup(const Context& ctx, const CollisionInput& in, const std::vector<Vec3f>& x1);
+  /// detect() within resolve(): the step's start positions are uploaded once.
+  std::vector<Impact> detect_in_step(const Context& ctx, const CollisionInput& in, const CollisionSettings& s,
+                                     const std::vector<Vec3f>& x1, const std::vector<uint8_t>* td,
+                                     CollisionStats* st);
   bool zone_rounds(const Context& ctx, const CollisionInput& in, const CollisionSettings& s, std::vector<Vec3f>& x1,
                    std::vector<Impact>& all, CollisionStats& st);
   bool rigid_rounds(const Context& ctx, const CollisionInput& in, const CollisionSettings& s, std::vector<Vec3f>& x1,
@@ -142,6 +146,7 @@ class CollisionHandler {
   DeviceBuffer<uint8_t> td_;
   DeviceBuffer<Int2> pairs_;
   DeviceBuffer<float> soup_w_;  ///< (cloth vertices) inverse masses, 0 = pinned
+  bool soup_start_valid_ = false;  ///< soup_x0_ / soup_w_ / hx0_ hold this step's start (reset by resolve, find_tangles)
   NarrowPhase narrow_;
   ZoneBatchScratch zone_scratch_;
   // triangle pairs tangled at the start: their features are skipped

@@ -57,7 +57,10 @@ CB_HD inline ZoneView zone_view(int z, const int* vert_off, const int* imp_off, 
 }
 
 #if defined(__CUDACC__)
-constexpr int kZoneThreads = 256;
+// Threads per zone: a fold squeezed in the funnel makes one zone of thousands of
+// impacts, solved by one block while the small zones are long done; its loops
+// and reductions are what the block's size divides.
+constexpr int kZoneThreads = 1024;
 
 /// The threads of one block as a zone_solver team: strided loops, block-wide
 /// reductions (results broadcast to every thread).
@@ -114,7 +117,7 @@ struct BlockTeam {
   }
 };
 
-__global__ void solve_zones_kernel(const int* vert_off, const int* imp_off, Vec3f* x, const Vec3f* xt, const float* m,
+__global__ void __launch_bounds__(kZoneThreads) solve_zones_kernel(const int* vert_off, const int* imp_off, Vec3f* x, const Vec3f* xt, const float* m,
                                    const ZoneImpact* imp, FlatScratch f, ZoneSettings s, ZoneResult* results) {
   __shared__ double sd[33];
   __shared__ float sf[33];
