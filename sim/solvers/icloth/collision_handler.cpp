@@ -2,10 +2,10 @@
 #include "sim/solvers/icloth/collision_handler.h"
 
 #include <algorithm>
-#include <cmath>
 #include <array>
+#include <cmath>
+#include <iterator>
 #include <numeric>
-#include <set>
 
 #include "sim/collision/ccd.h"
 #include "sim/collision/penetration.h"
@@ -294,11 +294,20 @@ namespace {
 
 std::array<int32_t, 4> impact_key(const Impact& im) { return {im.v[0], im.v[1], im.v[2], im.v[3]}; }
 
-// adds the impacts' feature keys to `seen`; returns how many were not there yet
-size_t add_new_keys(const std::vector<Impact>& imps, std::set<std::array<int32_t, 4>>& seen) {
-  size_t fresh = 0;
-  for (const Impact& im : imps) fresh += seen.insert(impact_key(im)).second ? 1 : 0;
-  return fresh;
+using ImpactKey = std::array<int32_t, 4>;
+
+// adds the impacts' feature keys to `seen` (sorted, unique); returns how many
+// were not there yet
+size_t add_new_keys(const std::vector<Impact>& imps, std::vector<ImpactKey>& seen) {
+  std::vector<ImpactKey> keys(imps.size()), fresh;
+  for (size_t i = 0; i < imps.size(); ++i) keys[i] = impact_key(imps[i]);
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  std::set_difference(keys.begin(), keys.end(), seen.begin(), seen.end(), std::back_inserter(fresh));
+  const size_t mid = seen.size();
+  seen.insert(seen.end(), fresh.begin(), fresh.end());
+  std::inplace_merge(seen.begin(), seen.begin() + std::ptrdiff_t(mid), seen.end());
+  return fresh.size();
 }
 
 }  // namespace
@@ -308,7 +317,7 @@ bool CollisionHandler::zone_rounds(const Context& ctx, const CollisionInput& in,
                                    std::vector<Vec3f>& x1, std::vector<Impact>& all, CollisionStats& st) {
   std::vector<uint8_t> td(cloth_tris_.size(), 0);
   std::vector<int> local(nverts_, -1);
-  std::set<std::array<int32_t, 4>> seen;
+  std::vector<ImpactKey> seen;
   bool use_td = false;
   for (int round = 0; round < s.max_rounds; ++round) {
     std::vector<Impact> imps = detect_in_step(ctx, in, s, x1, use_td ? &td : nullptr, &st);

@@ -296,12 +296,17 @@ void lerp_positions(const std::vector<Vec3f>& a, const std::vector<Vec3f>& b, fl
 // Algorithm 1 on host copies: CCD x -> x_new, impact zones, rigid fallback
 void IClothSolver::resolve_collisions(const StepInputs& in, SimState& state, float tau0, float tau1) {
   Impl& d = *impl_;
-  std::vector<Vec3f> x0 = state.x.to_host(), x_free = d.x_new.to_host();
-  std::vector<float> w = state.inv_mass.to_host();
-  std::vector<Vec3f> ox0, ox1;
+  std::vector<Vec3f> x0, x_free, ox0, ox1;
+  std::vector<float> w;
   const ObstacleSet& o = in.obstacles;
-  lerp_positions(o.mesh_x_prev, o.mesh_x, tau0, ox0);
-  lerp_positions(o.mesh_x_prev, o.mesh_x, tau1, ox1);
+  {
+    ScopedStage copies(in.timer, "collision host copies");
+    x0 = state.x.to_host();
+    x_free = d.x_new.to_host();
+    w = state.inv_mass.to_host();
+    lerp_positions(o.mesh_x_prev, o.mesh_x, tau0, ox0);
+    lerp_positions(o.mesh_x_prev, o.mesh_x, tau1, ox1);
+  }
   CollisionInput ci{&x0, &x_free, &d.h_mass, &w, &d.h_thickness, &ox0, &ox1, &o.mesh_tris};
   CollisionSettings cs;
   cs.self_collision = params_.self_collision && in.self_collision;
@@ -322,6 +327,7 @@ void IClothSolver::resolve_collisions(const StepInputs& in, SimState& state, flo
   CollisionStats st = d.collisions.resolve(ctx_, ci, cs, x1);
   d.collisions.set_timer(nullptr);
   d.check_tangles = d.collisions.num_tangles() > 0 || st.unresolved > 0;
+  ScopedStage copies(in.timer, "collision host copies");
   d.x_new.upload(ctx_, x1);
   FrameStats& fs = in.stats;
   add_stat(fs, "ccd rounds", st.rounds);
