@@ -84,7 +84,7 @@ IClothSolver::IClothSolver(const Context& ctx, const ClothModel& model) : ctx_(c
   d.bend_grad.resize(ctx, 4 * nb);
   d.bend_gt.resize(ctx, 4 * nb);
   d.bend_hs.resize(ctx, nb);
-  d.K.resize(ctx, d.pattern.cols.size());
+  d.K.resize(ctx, d.pattern.stored_blocks());
   for (auto* b : {&d.f, &d.rhs, &d.v_new, &d.x_new}) b->resize(ctx, n);
   d.speed.resize(ctx, n);
   d.contacts.resize(ctx, n);

@@ -131,7 +131,53 @@ BlockPattern build_block_pattern(size_t nverts, const std::vector<Int3>& tris, c
   return p;
 }
 
-void DevicePattern::upload(const Context& ctx, const BlockPattern& p) {
+namespace {
+
+constexpr uint32_t kSlice = 32;  // rows per SELL slice: a warp
+
+// SELL-32 layout of the pattern: slice starts, the stored position of every CSR
+// block, and the column at every stored position (padding: the row's own vertex,
+// never read)
+void sell_layout(const BlockPattern& p, std::vector<uint32_t>& slice_off, std::vector<uint32_t>& position,
+                 std::vector<uint32_t>& block_row, std::vector<uint32_t>& cols_sell) {
+  const size_t n = p.diag.size(), nslices = (n + kSlice - 1) / kSlice;
+  slice_off.assign(nslices + 1, 0);
+  for (size_t sl = 0; sl < nslices; ++sl) {
+    uint32_t width = 0;
+    for (size_t i = sl * kSlice; i < std::min(n, (sl + 1) * kSlice); ++i)
+      width = std::max(width, p.row_offsets[i + 1] - p.row_offsets[i]);
+    slice_off[sl + 1] = slice_off[sl] + kSlice * width;
+  }
+  position.resize(p.nnz());
+  block_row.resize(p.nnz());
+  cols_sell.assign(slice_off.back(), 0);
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t start = slice_off[i / kSlice] + uint32_t(i % kSlice);
+    for (uint32_t s = 0; start + s * kSlice < slice_off[i / kSlice + 1]; ++s) cols_sell[start + s * kSlice] = uint32_t(i);
+    for (uint32_t k = p.row_offsets[i]; k < p.row_offsets[i + 1]; ++k) {
+      position[k] = start + (k - p.row_offsets[i]) * kSlice;
+      block_row[k] = uint32_t(i);
+      cols_sell[position[k]] = p.cols[k];
+    }
+  }
+}
+
+}  // namespace
+
+void DevicePattern::upload(const Context& ctx, const BlockPattern& p, BlockLayout layout) {
+  if (layout == BlockLayout::Sell32 || (layout == BlockLayout::Auto && ctx.is_cuda())) {
+    std::vector<uint32_t> so, br, cs;
+    sell_layout(p, so, h_position_, br, cs);
+    slice_off.upload(ctx, so);
+    block_row.upload(ctx, br);
+    cols_sell.upload(ctx, cs);
+    stored_blocks_ = cs.size();
+  } else {
+    for (auto* b : {&slice_off, &block_row, &cols_sell}) b->resize(ctx, 0);
+    h_position_.resize(p.nnz());
+    for (size_t k = 0; k < p.nnz(); ++k) h_position_[k] = uint32_t(k);
+    stored_blocks_ = p.nnz();
+  }
   row_offsets.upload(ctx, p.row_offsets);
   cols.upload(ctx, p.cols);
   diag.upload(ctx, p.diag);
@@ -160,12 +206,28 @@ PatternView DevicePattern::view() const {
   v.vtri = vtri.data();
   v.vbend_off = vbend_off.data();
   v.vbend = vbend.data();
+  v.slice_off = slice_off.size() ? slice_off.data() : nullptr;
+  v.block_row = block_row.size() ? block_row.data() : nullptr;
+  v.cols_stored = slice_off.size() ? cols_sell.data() : cols.data();
   return v;
+}
+
+std::vector<M3> DevicePattern::to_csr(const std::vector<M3>& stored) const {
+  std::vector<M3> csr(h_position_.size());
+  for (size_t k = 0; k < csr.size(); ++k) csr[k] = stored.at(h_position_[k]);
+  return csr;
+}
+
+std::vector<M3> DevicePattern::to_stored(const std::vector<M3>& csr) const {
+  std::vector<M3> out(stored_blocks_);
+  for (size_t k = 0; k < csr.size(); ++k) out.at(h_position_[k]) = csr[k];
+  return out;
 }
 
 size_t DevicePattern::bytes() const {
   return row_offsets.bytes() + cols.bytes() + diag.bytes() + tri_src_off.bytes() + tri_src.bytes() +
-         bend_src_off.bytes() + bend_src.bytes() + vtri_off.bytes() + vtri.bytes() + vbend_off.bytes() + vbend.bytes();
+         bend_src_off.bytes() + bend_src.bytes() + vtri_off.bytes() + vtri.bytes() + vbend_off.bytes() + vbend.bytes() +
+         slice_off.bytes() + block_row.bytes() + cols_sell.bytes();
 }
 
 }  // namespace cb::icloth

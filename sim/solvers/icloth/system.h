@@ -41,20 +41,50 @@ struct BlockPattern {
 BlockPattern build_block_pattern(size_t nverts, const std::vector<Int3>& tris, const std::vector<Int4>& bends);
 
 /// Raw pointers to the backend copy of the pattern (kernel arguments).
+///
+/// Where the blocks of K live: on the CPU in CSR order (block k of the pattern
+/// at K[k]); on CUDA in sliced ELL order (SELL-32): rows in slices of 32, a
+/// slice's blocks stored column by column, so that the 32 threads of a warp, one
+/// row each, read 32 consecutive blocks at each step of their rows (in CSR order
+/// a warp's loads were a row length of blocks apart). row_start / row_stride /
+/// stored give the positions; cols_stored holds the column of each position.
 struct PatternView {
   int nverts = 0, nnz = 0;
   const uint32_t *row_offsets = nullptr, *cols = nullptr, *diag = nullptr;
   const uint32_t *tri_src_off = nullptr, *tri_src = nullptr, *bend_src_off = nullptr, *bend_src = nullptr;
   const uint32_t *vtri_off = nullptr, *vtri = nullptr, *vbend_off = nullptr, *vbend = nullptr;
+  const uint32_t* slice_off = nullptr;    ///< (nslices + 1) SELL-32 slice starts; nullptr: CSR
+  const uint32_t* block_row = nullptr;    ///< (nnz) row of each CSR block (SELL only)
+  const uint32_t* cols_stored = nullptr;  ///< column of each stored position
+  CB_HD uint32_t row_len(int i) const { return row_offsets[i + 1] - row_offsets[i]; }
+  CB_HD uint32_t row_start(int i) const { return slice_off ? slice_off[i >> 5] + uint32_t(i & 31) : row_offsets[i]; }
+  CB_HD uint32_t row_stride() const { return slice_off ? 32u : 1u; }
+  /// Stored position of CSR block k (of row i).
+  CB_HD uint32_t stored(int i, uint32_t k) const { return row_start(i) + (k - row_offsets[i]) * row_stride(); }
+  /// Stored position of CSR block k.
+  CB_HD uint32_t stored(uint32_t k) const { return slice_off ? stored(int(block_row[k]), k) : k; }
 };
 
-/// Backend copy of a BlockPattern.
+/// Where K's blocks live (PatternView): Auto = SELL-32 on CUDA, CSR on the CPU.
+enum class BlockLayout { Auto, Csr, Sell32 };
+
+/// Backend copy of a BlockPattern, in the layout of its backend (see PatternView).
 struct DevicePattern {
   DeviceBuffer<uint32_t> row_offsets, cols, diag, tri_src_off, tri_src, bend_src_off, bend_src;
   DeviceBuffer<uint32_t> vtri_off, vtri, vbend_off, vbend;
-  void upload(const Context& ctx, const BlockPattern& p);
+  DeviceBuffer<uint32_t> slice_off, block_row, cols_sell;  ///< empty in CSR layout
+  void upload(const Context& ctx, const BlockPattern& p, BlockLayout layout = BlockLayout::Auto);
   PatternView view() const;
   size_t bytes() const;
+  /// Number of stored block positions (the size of K): nnz, or the padded SELL size.
+  size_t stored_blocks() const { return stored_blocks_; }
+  /// K between CSR order and the stored order (host copies; tests and tools).
+  std::vector<M3> to_csr(const std::vector<M3>& stored) const;
+  std::vector<M3> to_stored(const std::vector<M3>& csr) const;
+
+ private:
+  std::vector<uint32_t> h_position_;  ///< (nnz) stored position of each CSR block
+  size_t stored_blocks_ = 0;
 };
 
 }  // namespace cb::icloth

@@ -48,7 +48,7 @@ void gather_stiffness(const Context& ctx, const PatternView& pat, const ElementI
       uint32_t e = pat.bend_src[k], b = e / 16, li = (e % 16) / 4, lj = e % 4;
       add_outer(s, el.bend_hs[b], el.bend_gt[4 * b + li], el.bend_gt[4 * b + lj]);
     }
-    K[blk] = s;
+    K[pat.stored(uint32_t(blk))] = s;
   });
 }
 
@@ -63,7 +63,7 @@ void block_jacobi(const Context& ctx, const SystemView& A, M3* P) {
       return;
     }
     const float h = A.h, ck = h * A.beta + h * h;
-    M3 d = A.K[A.pat.diag[i]] * ck;
+    M3 d = A.K[A.pat.stored(i, A.pat.diag[i])] * ck;
     float gw = grab_weight(A.grab, i);
     d += M3::identity((1.f + h * A.alpha[i]) * A.mass[i] + h * h * A.grab_k * gw * gw);
     if (A.extra) d += A.extra[i] * (h * h);

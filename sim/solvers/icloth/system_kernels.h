@@ -36,10 +36,12 @@ void eval_elements(const Context& ctx, const ElementIn& in, const Vec3f* x, cons
 /// f[i] = -(sum of element gradients at i) (N), gathered.
 void gather_elastic_forces(const Context& ctx, const PatternView& pat, const ElementOut& el, Vec3f* f);
 
-/// K blocks (N/m) gathered from the element Hessians. K: (nnz).
+/// K blocks (N/m) gathered from the element Hessians. K: (stored blocks of the
+/// pattern), in its stored order.
 void gather_stiffness(const Context& ctx, const PatternView& pat, const ElementIn& in, const ElementOut& el, M3* K);
 
-/// Everything the product A p needs (backend pointers; values by copy).
+/// Everything the product A p needs (backend pointers; values by copy). K is in
+/// the pattern's stored order (PatternView).
 struct SystemView {
   PatternView pat;
   const M3* K = nullptr;         ///< (nnz) elastic stiffness blocks
@@ -64,7 +66,11 @@ CB_HD inline Vec3f system_row(const SystemView& A, const Vec3f* p, int i) {
   if (A.inv_mass[i] == 0.f) return Vec3f{};
   const float h = A.h, ck = h * A.beta + h * h;
   Vec3f s = p[i] * ((1.f + h * A.alpha[i]) * A.mass[i]);
-  for (uint32_t k = A.pat.row_offsets[i]; k < A.pat.row_offsets[i + 1]; ++k) s += (A.K[k] * p[A.pat.cols[k]]) * ck;
+  const uint32_t len = A.pat.row_len(i), start = A.pat.row_start(i), stride = A.pat.row_stride();
+  for (uint32_t b = 0; b < len; ++b) {
+    const uint32_t k = start + b * stride;
+    s += (A.K[k] * p[A.pat.cols_stored[k]]) * ck;
+  }
   if (A.extra) s += (A.extra[i] * p[i]) * (h * h);
   const float gw = grab_weight(A.grab, i);
   if (gw != 0.f) {
