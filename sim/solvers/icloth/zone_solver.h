@@ -188,9 +188,8 @@ CB_HD inline void objective_along(const ZoneView& z, float mu, const float* alph
 }
 
 // one preconditioned descent step with backtracking (alpha = 1, 1/2, ... at most
-// 30 halvings, the first that decreases f enough, Eq. 7): alpha = 1 alone (it
-// is accepted most of the time), then the halvings kLineBatch at a time. Leaves
-// x_try; returns the max displacement.
+// 30 halvings, the first that decreases f enough, Eq. 7); the trials are
+// evaluated kLineBatch at a time. Leaves x_try; returns the max displacement.
 template <class Team>
 CB_HD inline float descent_step(const ZoneView& z, float mu, const Team& t) {
   gradient(z, mu, t);
@@ -200,17 +199,15 @@ CB_HD inline float descent_step(const ZoneView& z, float mu, const Team& t) {
   gd = t.sum(gd);
   constexpr int kTrials = 30;
   float alpha = 1.f, chosen = 0.f;
-  for (int first = 0; first < kTrials && chosen == 0.f;) {
-    const int want = first == 0 ? 1 : kLineBatch;
-    const int n = kTrials - first < want ? kTrials - first : want;
+  for (int first = 0; first < kTrials && chosen == 0.f; first += kLineBatch) {
+    const int n = kTrials - first < kLineBatch ? kTrials - first : kLineBatch;
     float a[kLineBatch];
     double f[kLineBatch];
     for (int k = 0; k < n; ++k, alpha *= 0.5f) a[k] = alpha;
     objective_along(z, mu, a, n, f, t);
     for (int k = 0; k < n && chosen == 0.f; ++k)
       if (f[k] <= f0 + 1e-4 * double(a[k]) * gd) chosen = a[k];
-    first += n;
-    if (chosen == 0.f && first >= kTrials) chosen = a[n - 1];  // none was enough: the smallest
+    if (chosen == 0.f && first + n >= kTrials) chosen = a[n - 1];  // none was enough: the smallest
   }
   float step = 0;
   for (int i = t.rank(); i < z.nv; i += t.size()) {
