@@ -67,7 +67,6 @@ constexpr int kZoneThreads = 1024;
 struct BlockTeam {
   double* sd;  ///< shared, 33 entries
   float* sf;   ///< shared, 33 entries
-  double* sn;  ///< shared, 33 kLineBatch entries
   CB_HD int rank() const {
 #if defined(__CUDA_ARCH__)
     return int(threadIdx.x);
@@ -110,29 +109,6 @@ struct BlockTeam {
   CB_HD double sum(double v) const {
     return reduce(v, sd, [] CB_HD(double a, double b) { return a + b; });
   }
-  /// v[0, n) (n <= kLineBatch) summed over the block, in place, with one pair
-  /// of barriers for all of them.
-  CB_HD void sums(double* v, int n) const {
-#if defined(__CUDA_ARCH__)
-    const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x / 32;
-    for (int k = 0; k < n; ++k)
-      for (int off = 16; off > 0; off >>= 1) v[k] += __shfl_down_sync(0xffffffffu, v[k], off);
-    __syncthreads();  // the last broadcast has been read
-    if (lane == 0)
-      for (int k = 0; k < n; ++k) sn[k * 32 + warp] = v[k];
-    __syncthreads();
-    if (threadIdx.x < unsigned(n)) {
-      double t = sn[threadIdx.x * 32];
-      for (unsigned w = 1; w < nwarps; ++w) t += sn[threadIdx.x * 32 + w];
-      sn[kLineBatch * 32 + threadIdx.x] = t;
-    }
-    __syncthreads();
-    for (int k = 0; k < n; ++k) v[k] = sn[kLineBatch * 32 + k];
-#else
-    (void)v;
-    (void)n;
-#endif
-  }
   CB_HD float max(float v) const {
     return reduce(v, sf, [] CB_HD(float a, float b) { return a > b ? a : b; });
   }
@@ -145,8 +121,7 @@ __global__ void __launch_bounds__(kZoneThreads) solve_zones_kernel(const int* ve
                                    const ZoneImpact* imp, FlatScratch f, ZoneSettings s, ZoneResult* results) {
   __shared__ double sd[33];
   __shared__ float sf[33];
-  __shared__ double sn[33 * kLineBatch];
-  const BlockTeam team{sd, sf, sn};
+  const BlockTeam team{sd, sf};
   const ZoneView z = zone_view(int(blockIdx.x), vert_off, imp_off, x, xt, m, imp, f);
   const ZoneResult r = solve_zone(z, s, team);
   if (threadIdx.x == 0) results[blockIdx.x] = r;

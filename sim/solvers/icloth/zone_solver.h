@@ -76,16 +76,12 @@ struct ZoneResult {
   bool converged = false;
 };
 
-/// Trial step lengths of the line search evaluated in one pass over the zone.
-constexpr int kLineBatch = 8;
-
 /// A team of one: the CPU path (and the reference order of every sum).
 struct SerialTeam {
   CB_HD int rank() const { return 0; }
   CB_HD int size() const { return 1; }
   CB_HD void sync() const {}
   CB_HD double sum(double v) const { return v; }
-  CB_HD void sums(double*, int) const {}  ///< v[0, n) summed over the team, in place
   CB_HD float max(float v) const { return v; }
   CB_HD float min(float v) const { return v; }
 };
@@ -158,38 +154,7 @@ CB_HD inline float min_constraint(const ZoneView& z, const Vec3f* x, float tol, 
   return z.ni ? mc : 0.f;
 }
 
-// x - alpha D^-1 g at impact point k (a fixed point stays)
-CB_HD inline Vec3f point_along(const ZoneView& z, const ZoneImpact& im, int k, float alpha) {
-  const int v = im.lv[k];
-  return v >= 0 ? z.x[v] - z.g[v] * (alpha / z.D[v]) : im.fixed[k];
-}
-
-// f(x - alpha_k D^-1 g) for the n <= kLineBatch step lengths alpha[k], in one
-// pass: each value is summed in the order objective() sums it (same bits)
-template <class Team>
-CB_HD inline void objective_along(const ZoneView& z, float mu, const float* alpha, int n, double* f, const Team& t) {
-  for (int k = 0; k < n; ++k) f[k] = 0;
-  for (int i = t.rank(); i < z.nv; i += t.size())
-    for (int k = 0; k < n; ++k) {
-      const Vec3f xi = z.x[i] - z.g[i] * (alpha[k] / z.D[i]);
-      f[k] += 0.5 * double(z.m[i]) * double(length2(xi - z.xt[i]));
-    }
-  for (int j = t.rank(); j < z.ni; j += t.size()) {
-    const ZoneImpact& im = z.imp[j];
-    for (int k = 0; k < n; ++k) {
-      Vec3f s{};
-      for (int c = 0; c < 4; ++c)
-        if (im.w[c] != 0.f) s += point_along(z, im, c, alpha[k]) * im.w[c];
-      const double ct = ctilde(dot(im.n, s) - im.d, z.lambda[j], mu);
-      f[k] += 0.5 * double(mu) * ct * ct;
-    }
-  }
-  t.sums(f, n);
-}
-
-// one preconditioned descent step with backtracking (alpha = 1, 1/2, ... at most
-// 30 halvings, the first that decreases f enough, Eq. 7); the trials are
-// evaluated kLineBatch at a time. Leaves x_try; returns the max displacement.
+// one preconditioned descent step with backtracking; returns the max displacement
 template <class Team>
 CB_HD inline float descent_step(const ZoneView& z, float mu, const Team& t) {
   gradient(z, mu, t);
@@ -197,25 +162,18 @@ CB_HD inline float descent_step(const ZoneView& z, float mu, const Team& t) {
   double gd = 0;
   for (int i = t.rank(); i < z.nv; i += t.size()) gd -= double(length2(z.g[i])) / double(z.D[i]);
   gd = t.sum(gd);
-  constexpr int kTrials = 30;
-  float alpha = 1.f, chosen = 0.f;
-  for (int first = 0; first < kTrials && chosen == 0.f; first += kLineBatch) {
-    const int n = kTrials - first < kLineBatch ? kTrials - first : kLineBatch;
-    float a[kLineBatch];
-    double f[kLineBatch];
-    for (int k = 0; k < n; ++k, alpha *= 0.5f) a[k] = alpha;
-    objective_along(z, mu, a, n, f, t);
-    for (int k = 0; k < n && chosen == 0.f; ++k)
-      if (f[k] <= f0 + 1e-4 * double(a[k]) * gd) chosen = a[k];
-    if (chosen == 0.f && first + n >= kTrials) chosen = a[n - 1];  // none was enough: the smallest
+  float alpha = 1.f;
+  for (int ls = 0; ls < 30; ++ls, alpha *= 0.5f) {
+    for (int i = t.rank(); i < z.nv; i += t.size()) z.xtry[i] = z.x[i] - z.g[i] * (alpha / z.D[i]);
+    t.sync();
+    if (objective(z, z.xtry, mu, t) <= f0 + 1e-4 * double(alpha) * gd) break;
   }
   float step = 0;
   for (int i = t.rank(); i < z.nv; i += t.size()) {
-    z.xtry[i] = z.x[i] - z.g[i] * (chosen / z.D[i]);
     float s = length(z.xtry[i] - z.x[i]);
     step = s > step ? s : step;
   }
-  return t.max(step);  // (also syncs x_try)
+  return t.max(step);
 }
 
 }  // namespace zone_detail
