@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <random>
 
 #include "sim/model/grid.h"
@@ -155,6 +156,31 @@ TEST(IClothSystem, GatheredStiffnessEqualsDenseAssembly) {
   }
 }
 
+// The system A = (1 + h alpha) M + (h beta + h^2) K on ctx for K in CSR order
+// (h = 1/60 s, beta = 1e-3 s), its blocks in the given layout.
+struct DeviceSystem {
+  DevicePattern dp;
+  DeviceBuffer<M3> K;
+  DeviceBuffer<float> mass, alpha, w;
+  SystemView A;
+  DeviceSystem(const Context& ctx, const BlockPattern& bp, const std::vector<M3>& K_csr, const std::vector<float>& m,
+               const std::vector<float>& al, const std::vector<float>& inv_mass,
+               BlockLayout layout = BlockLayout::Auto) {
+    dp.upload(ctx, bp, layout);
+    K.upload(ctx, dp.to_stored(K_csr));
+    mass.upload(ctx, m);
+    alpha.upload(ctx, al);
+    w.upload(ctx, inv_mass);
+    A.pat = dp.view();
+    A.K = K.data();
+    A.mass = mass.data();
+    A.alpha = alpha.data();
+    A.inv_mass = w.data();
+    A.h = 1.f / 60;
+    A.beta = 1e-3f;
+  }
+};
+
 // A = (1 + h alpha) M + (h beta + h^2) K with K the gathered stiffness of a
 // deformed grid: CG recovers x_true from b = A x_true; pinned entries keep the guess.
 TEST(IClothCg, SolvesAKnownSpdSystem) {
@@ -173,19 +199,9 @@ TEST(IClothCg, SolvesAKnownSpdSystem) {
   xt[5] = guess[5] = Vec3f{-1, 2, 0};
   for (const Context& ctx : test::backends()) {
     Assembled a = assemble(ctx, m, r, bp, x);
-    DevicePattern dp;
-    dp.upload(ctx, bp);
-    DeviceBuffer<M3> K(ctx, dp.to_stored(a.K));
-    DeviceBuffer<float> mass(ctx, m.mass), dal(ctx, alpha), dw(ctx, w);
+    const DeviceSystem sys(ctx, bp, a.K, m.mass, alpha, w);
+    const SystemView& A = sys.A;
     DeviceBuffer<Vec3f> dxt(ctx, xt), b(ctx, size_t(n)), sol(ctx, guess);
-    SystemView A;
-    A.pat = dp.view();
-    A.K = K.data();
-    A.mass = mass.data();
-    A.alpha = dal.data();
-    A.inv_mass = dw.data();
-    A.h = 1.f / 60;
-    A.beta = 1e-3f;
     apply_system(ctx, A, dxt.data(), b.data());
     CgScratch s;
     CgResult res = pcg_solve(ctx, A, b.data(), sol.data(), s, 1000, 1e-6f);
@@ -216,20 +232,14 @@ TEST(IClothSystem, SellLayoutGivesTheSameSystemAsCsr) {
     std::vector<Vec3f> y[2], sol[2];
     std::vector<M3> P[2];
     for (int l = 0; l < 2; ++l) {
-      DevicePattern dp;
-      dp.upload(ctx, bp, l ? BlockLayout::Sell32 : BlockLayout::Csr);
-      EXPECT_EQ(dp.to_csr(dp.to_stored(a.K)).size(), a.K.size());
-      DeviceBuffer<M3> K(ctx, dp.to_stored(a.K)), Pd(ctx, n);
-      DeviceBuffer<float> mass(ctx, m.mass), dal(ctx, alpha), dw(ctx, w);
+      const DeviceSystem sys(ctx, bp, a.K, m.mass, alpha, w, l ? BlockLayout::Sell32 : BlockLayout::Csr);
+      const SystemView& A = sys.A;
+      const std::vector<M3> back = sys.dp.to_csr(sys.dp.to_stored(a.K));
+      ASSERT_EQ(back.size(), a.K.size());
+      for (size_t k = 0; k < back.size(); ++k)
+        EXPECT_EQ(std::memcmp(&back[k], &a.K[k], sizeof(M3)), 0) << "the layout's round trip, block " << k;
+      DeviceBuffer<M3> Pd(ctx, n);
       DeviceBuffer<Vec3f> dv(ctx, v), dy(ctx, n), dsol(ctx, n);
-      SystemView A;
-      A.pat = dp.view();
-      A.K = K.data();
-      A.mass = mass.data();
-      A.alpha = dal.data();
-      A.inv_mass = dw.data();
-      A.h = 1.f / 60;
-      A.beta = 1e-3f;
       apply_system(ctx, A, dv.data(), dy.data());
       block_jacobi(ctx, A, Pd.data());
       CgScratch s;
