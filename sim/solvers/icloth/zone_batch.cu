@@ -1,7 +1,13 @@
 // Batched impact-zone solve (see zone_batch.h).
 #include "sim/solvers/icloth/zone_batch.h"
 
+#include <algorithm>
+
 #include "sim/core/error.h"
+
+#if defined(__CUDACC__)
+#include <cooperative_groups.h>
+#endif
 
 namespace cb::icloth {
 namespace {
@@ -117,14 +123,142 @@ struct BlockTeam {
   }
 };
 
-__global__ void __launch_bounds__(kZoneThreads) solve_zones_kernel(const int* vert_off, const int* imp_off, Vec3f* x, const Vec3f* xt, const float* m,
-                                   const ZoneImpact* imp, FlatScratch f, ZoneSettings s, ZoneResult* results) {
+/// The whole grid of a cooperative launch as one team, for a zone too large for
+/// a block: strided loops over every thread, grid-wide barriers, and sums as
+/// per-block partials (in global memory, two buffers used in turn) added by each
+/// block in block order after a barrier, so every thread gets the same value.
+struct GridTeam {
+  double* sd;       ///< shared, 33 entries
+  float* sf;        ///< shared, 33 entries
+  double* part_d;   ///< global, 2 gridDim entries
+  float* part_f;    ///< global, 2 gridDim entries
+  mutable int flip = 0;
+  CB_HD int rank() const {
+#if defined(__CUDA_ARCH__)
+    return int(blockIdx.x * blockDim.x + threadIdx.x);
+#else
+    return 0;
+#endif
+  }
+  CB_HD int size() const {
+#if defined(__CUDA_ARCH__)
+    return int(gridDim.x * blockDim.x);
+#else
+    return 1;
+#endif
+  }
+  CB_HD void sync() const {
+#if defined(__CUDA_ARCH__)
+    cooperative_groups::this_grid().sync();
+#endif
+  }
+  template <class T, class Op>
+  CB_HD T reduce(T v, T* sh, T* part, Op op) const {
+#if defined(__CUDA_ARCH__)
+    for (int off = 16; off > 0; off >>= 1) v = op(v, __shfl_down_sync(0xffffffffu, v, off));
+    __syncthreads();
+    if ((threadIdx.x & 31) == 0) sh[threadIdx.x >> 5] = v;
+    __syncthreads();
+    T* buf = part + size_t(flip) * gridDim.x;
+    flip ^= 1;
+    if (threadIdx.x == 0) {
+      T t = sh[0];
+      for (unsigned w = 1; w < blockDim.x / 32; ++w) t = op(t, sh[w]);
+      buf[blockIdx.x] = t;
+    }
+    sync();
+    if (threadIdx.x == 0) {
+      T t = __ldcg(buf);
+      for (unsigned b = 1; b < gridDim.x; ++b) t = op(t, __ldcg(buf + b));
+      sh[32] = t;
+    }
+    __syncthreads();
+    return sh[32];
+#else
+    (void)sh;
+    (void)part;
+    (void)op;
+    return v;
+#endif
+  }
+  CB_HD double sum(double v) const {
+    return reduce(v, sd, part_d, [] CB_HD(double a, double b) { return a + b; });
+  }
+  CB_HD float max(float v) const {
+    return reduce(v, sf, part_f, [] CB_HD(float a, float b) { return a > b ? a : b; });
+  }
+  CB_HD float min(float v) const {
+    return reduce(v, sf, part_f, [] CB_HD(float a, float b) { return a < b ? a : b; });
+  }
+};
+
+/// Zones with more vertices + impacts than this are solved by the whole device
+/// (GridTeam), one cooperative launch each; the rest one block each.
+constexpr int kGridZone = 8192;
+constexpr int kGridThreads = 256;
+
+CB_HD inline bool is_large(const int* vert_off, const int* imp_off, int z) {
+  return (vert_off[z + 1] - vert_off[z]) + (imp_off[z + 1] - imp_off[z]) > kGridZone;
+}
+
+__global__ void __launch_bounds__(kZoneThreads) solve_zones_kernel(const int* vert_off, const int* imp_off, Vec3f* x,
+                                                                   const Vec3f* xt, const float* m,
+                                                                   const ZoneImpact* imp, FlatScratch f,
+                                                                   ZoneSettings s, ZoneResult* results) {
   __shared__ double sd[33];
   __shared__ float sf[33];
+  if (is_large(vert_off, imp_off, int(blockIdx.x))) return;  // solve_large_zone_kernel's
   const BlockTeam team{sd, sf};
   const ZoneView z = zone_view(int(blockIdx.x), vert_off, imp_off, x, xt, m, imp, f);
   const ZoneResult r = solve_zone(z, s, team);
   if (threadIdx.x == 0) results[blockIdx.x] = r;
+}
+
+__global__ void __launch_bounds__(kGridThreads) solve_large_zone_kernel(int zone, const int* vert_off,
+                                                                        const int* imp_off, Vec3f* x,
+                                                                        const Vec3f* xt, const float* m,
+                                                                        const ZoneImpact* imp, FlatScratch f,
+                                                                        ZoneSettings s, double* part_d,
+                                                                        float* part_f, ZoneResult* results) {
+  __shared__ double sd[33];
+  __shared__ float sf[33];
+  const GridTeam team{sd, sf, part_d, part_f};
+  const ZoneView z = zone_view(zone, vert_off, imp_off, x, xt, m, imp, f);
+  const ZoneResult r = solve_zone(z, s, team);
+  if (blockIdx.x == 0 && threadIdx.x == 0) results[zone] = r;
+}
+
+// every large zone of the batch, one cooperative launch each (the device's
+// co-resident blocks, fewer for a zone that needs fewer)
+void solve_large_zones(const Context& ctx, const ZoneBatch& b, const FlatScratch& f, const ZoneSettings& s,
+                       ZoneBatchScratch& sc) {
+  int per_sm = 0, sms = 0;
+  CB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, solve_large_zone_kernel, kGridThreads, 0));
+  CB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx.device));
+  const int most = per_sm * sms;
+  if (sc.part_d.size() < size_t(2 * most)) {
+    sc.part_d.resize(ctx, size_t(2 * most));
+    sc.part_f.resize(ctx, size_t(2 * most));
+  }
+  const int* vo = sc.vert_off.data();
+  const int* io = sc.imp_off.data();
+  Vec3f* x = sc.x.data();
+  const Vec3f* xt = sc.xt.data();
+  const float* m = sc.m.data();
+  const ZoneImpact* imp = sc.imp.data();
+  FlatScratch fs = f;
+  ZoneSettings st = s;
+  double* pd = sc.part_d.data();
+  float* pf = sc.part_f.data();
+  ZoneResult* res = sc.results.data();
+  for (int z = 0; z < int(b.num_zones()); ++z) {
+    if (!is_large(b.vert_off.data(), b.imp_off.data(), z)) continue;
+    const int work = (b.vert_off[size_t(z) + 1] - b.vert_off[size_t(z)]) + (b.imp_off[size_t(z) + 1] - b.imp_off[size_t(z)]);
+    const int blocks = std::max(1, std::min(most, (work + kGridThreads - 1) / kGridThreads));
+    void* args[] = {&z, &vo, &io, &x, &xt, &m, &imp, &fs, &st, &pd, &pf, &res};
+    CB_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(solve_large_zone_kernel), dim3(unsigned(blocks)),
+                                              dim3(kGridThreads), args, 0, nullptr));
+  }
 }
 #endif
 
@@ -173,6 +307,7 @@ std::vector<ZoneResult> solve_zones(const Context& ctx, ZoneBatch& b, const Zone
                                                                sc.xt.data(), sc.m.data(), sc.imp.data(), f, s,
                                                                sc.results.data());
   CB_CUDA_CHECK(cudaGetLastError());
+  solve_large_zones(ctx, b, f, s, sc);
   sc.x.download(b.x);
   std::vector<ZoneResult> res = sc.results.to_host();
   res.resize(b.num_zones());

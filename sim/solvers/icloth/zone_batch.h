@@ -1,7 +1,9 @@
 // The impact zones of one round, packed into flat arrays and solved together on
 // the backend (Tang et al. 2018, Algorithm 3): on CUDA one thread block per zone,
 // its threads sharing the zone's vertices and impacts (zone_solver.h with a block
-// team); on the CPU one zone per OpenMP work item with the serial team.
+// team), and a zone too large for one block (a fold squeezed in a funnel: tens of
+// thousands of impacts) by the whole device in a cooperative launch with
+// grid-wide barriers; on the CPU one zone per OpenMP work item with the serial team.
 #pragma once
 
 #include <vector>
@@ -36,6 +38,8 @@ struct ZoneBatchScratch {
   DeviceBuffer<float> m, lambda, ct, D;
   DeviceBuffer<ZoneImpact> imp;
   DeviceBuffer<ZoneResult> results;
+  DeviceBuffer<double> part_d;  ///< large zones: per-block partial sums
+  DeviceBuffer<float> part_f;
 };
 
 /// Solves every zone of b; b.x holds the solutions afterwards. One result per zone.
