@@ -37,24 +37,12 @@ CB_HD CB_INLINE void pair_keys(Int2 p, const Int3* tris, const Int3* tri_edges, 
     }
 }
 
-// Swept box of soup vertices ids[0, n) over the step, grown by pad (m).
-CB_HD CB_INLINE Aabb swept_box(const Vec3f* x0, const Vec3f* x1, const int* ids, int n, float pad) {
-  Aabb b;
-  for (int k = 0; k < n; ++k) {
-    b.grow(x0[ids[k]]);
-    b.grow(x1[ids[k]]);
-  }
-  b.lo -= Vec3f{pad, pad, pad};
-  b.hi += Vec3f{pad, pad, pad};
-  return b;
-}
-
-/// What the culled key pass reads (backend memory).
+/// What the culled key pass reads (backend memory): the swept boxes of the
+/// soup's vertices and unique edges over the step, grown by the CCD separation
+/// and a tolerance (a triangle's box is the union of its vertices').
 struct CullInput {
-  const Vec3f *x0, *x1;
+  const Aabb *vbox, *ebox;
   const Int3 *tris, *tri_edges;
-  const Int2* edges;
-  float pad;  ///< m, each feature's box is grown by this (the CCD separation and a tolerance)
 };
 
 // The keys of triangle pair p whose two features' swept boxes overlap (only
@@ -64,36 +52,48 @@ struct CullInput {
 CB_HD CB_INLINE Int2 culled_pair_keys(Int2 p, const CullInput& in, uint64_t* vf, uint64_t* ee) {
   const Int3 A = in.tris[p.a], B = in.tris[p.b], EA = in.tri_edges[p.a], EB = in.tri_edges[p.b];
   const int ta[3] = {A.a, A.b, A.c}, tb[3] = {B.a, B.b, B.c};
-  const Aabb box_a = swept_box(in.x0, in.x1, ta, 3, in.pad), box_b = swept_box(in.x0, in.x1, tb, 3, in.pad);
+  Aabb box_a = in.vbox[ta[0]], box_b = in.vbox[tb[0]];
+  for (int k = 1; k < 3; ++k) {
+    box_a.grow(in.vbox[ta[k]]);
+    box_b.grow(in.vbox[tb[k]]);
+  }
   int nvf = 0, nee = 0;
   for (int k = 0; k < 3; ++k)
-    if (overlaps(swept_box(in.x0, in.x1, &ta[k], 1, in.pad), box_b)) {
+    if (overlaps(in.vbox[ta[k]], box_b)) {
       if (vf) vf[nvf] = pack(uint32_t(ta[k]), uint32_t(p.b));
       ++nvf;
     }
   for (int k = 0; k < 3; ++k)
-    if (overlaps(swept_box(in.x0, in.x1, &tb[k], 1, in.pad), box_a)) {
+    if (overlaps(in.vbox[tb[k]], box_a)) {
       if (vf) vf[nvf] = pack(uint32_t(tb[k]), uint32_t(p.a));
       ++nvf;
     }
-  Aabb eb[3];
-  for (int j = 0; j < 3; ++j) {
-    const Int2 e = in.edges[EB[j]];
-    const int ids[2] = {e.a, e.b};
-    eb[j] = swept_box(in.x0, in.x1, ids, 2, in.pad);
-  }
-  for (int i = 0; i < 3; ++i) {
-    const Int2 e = in.edges[EA[i]];
-    const int ids[2] = {e.a, e.b};
-    const Aabb ea = swept_box(in.x0, in.x1, ids, 2, in.pad);
+  for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j)
-      if (overlaps(ea, eb[j])) {
+      if (overlaps(in.ebox[EA[i]], in.ebox[EB[j]])) {
         const uint32_t a = uint32_t(EA[i]), b = uint32_t(EB[j]);
         if (ee) ee[nee] = a < b ? pack(a, b) : pack(b, a);
         ++nee;
       }
-  }
   return Int2{nvf, nee};
+}
+
+// the padded swept boxes of every soup vertex and edge
+void feature_boxes(const Context& ctx, const Vec3f* x0, const Vec3f* x1, int nverts, const Int2* edges, int nedges,
+                   float pad, Aabb* vbox, Aabb* ebox) {
+  parallel_for(ctx, nverts, [=] CB_HD(int v) {
+    Aabb b;
+    b.grow(x0[v]);
+    b.grow(x1[v]);
+    b.lo -= Vec3f{pad, pad, pad};
+    b.hi += Vec3f{pad, pad, pad};
+    vbox[v] = b;
+  });
+  parallel_for(ctx, nedges, [=] CB_HD(int e) {
+    Aabb b = vbox[edges[e].a];
+    b.grow(vbox[edges[e].b]);
+    ebox[e] = b;
+  });
 }
 
 CB_HD CB_INLINE bool in_sorted(const uint64_t* s, size_t n, uint64_t k) {
@@ -228,6 +228,8 @@ void NarrowPhase::set_triangles(const Context& ctx, const std::vector<Int3>& tri
   h_tri_edges_.resize(tris.size());
   for (size_t t = 0; t < tris.size(); ++t) h_tri_edges_[t] = Int3{id[3 * t], id[3 * t + 1], id[3 * t + 2]};
   h_tris_ = tris;
+  nverts_ = 0;
+  for (const Int3& t : tris) nverts_ = std::max({nverts_, t.a + 1, t.b + 1, t.c + 1});
   tris_.upload(ctx, tris);
   tri_edges_.upload(ctx, h_tri_edges_);
   edges_.upload(ctx, h_edges_);
@@ -245,8 +247,11 @@ std::vector<FeatureHit> NarrowPhase::find(const Context& ctx, const NarrowInput&
   const size_t np = in.npairs;
   if (np == 0) return {};
   // the keys of the features whose swept boxes overlap: count, scan, write
-  const CullInput ci{in.x0, in.x1, tris_.data(), tri_edges_.data(), edges_.data(),
-                     float(in.min_distance) + kCullSlack};
+  reserve(ctx, vbox_, size_t(nverts_));
+  reserve(ctx, ebox_, edges_.size());
+  feature_boxes(ctx, in.x0, in.x1, nverts_, edges_.data(), int(edges_.size()), float(in.min_distance) + kCullSlack,
+                vbox_.data(), ebox_.data());
+  const CullInput ci{vbox_.data(), ebox_.data(), tris_.data(), tri_edges_.data()};
   reserve(ctx, vf_off_, np + 1);
   reserve(ctx, ee_off_, np + 1);
   {
@@ -322,7 +327,7 @@ std::vector<FeatureHit> NarrowPhase::find(const Context& ctx, const NarrowInput&
 size_t NarrowPhase::device_bytes() const {
   return tris_.bytes() + tri_edges_.bytes() + edges_.bytes() + skip_vf_.bytes() + skip_ee_.bytes() + vf_.bytes() +
          ee_.bytes() + keys_.bytes() + values_.bytes() + flags_.bytes() + index_.bytes() + hits_.bytes() +
-         packed_.bytes() + vf_off_.bytes() + ee_off_.bytes();
+         packed_.bytes() + vf_off_.bytes() + ee_off_.bytes() + vbox_.bytes() + ebox_.bytes();
 }
 
 }  // namespace cb::icloth

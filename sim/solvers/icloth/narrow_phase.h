@@ -67,6 +67,8 @@ class NarrowPhase {
   // scratch
   DeviceBuffer<uint64_t> vf_, ee_, keys_;
   DeviceBuffer<uint32_t> vf_off_, ee_off_;  ///< (npairs + 1) where each pair's culled keys go
+  DeviceBuffer<Aabb> vbox_, ebox_;          ///< padded swept boxes of the soup's vertices and edges
+  int nverts_ = 0;                          ///< soup vertices (the largest id in the triangles + 1)
   DeviceBuffer<uint32_t> values_, flags_, index_;
   DeviceBuffer<FeatureHit> hits_;   ///< (features) the CCD's answer per feature
   DeviceBuffer<FeatureHit> packed_; ///< the hits, packed
