@@ -2,6 +2,7 @@
 option(CLOTHBOX_GUI     "Build the GLFW/ImGui window and the render library" ON)
 option(CLOTHBOX_TESTS   "Build the unit, integration and GUI tests" ON)
 option(CLOTHBOX_BENCH   "Build the Google Benchmark programs" ON)
+option(CLOTHBOX_EGL_CHECK "Build the render library without the window and the headless CUDA-GL interop check (EGL; GPU machine)" OFF)
 set(CLOTHBOX_CUDA "AUTO" CACHE STRING "Build the CUDA backend: AUTO (when nvcc is found), ON, OFF")
 set_property(CACHE CLOTHBOX_CUDA PROPERTY STRINGS AUTO ON OFF)
 set(CLOTHBOX_SHARED_DIR "${CMAKE_SOURCE_DIR}/../shared" CACHE PATH

@@ -7,7 +7,9 @@
 #       a bare machine lacks, the CCD data of ../shared): small enough to carry.
 #   On the GPU machine:     bash tests/gpu/run_on_device.sh [SECTION...]   (carry gpu-bundle)
 #       SECTIONs (default: all): tests scenes verlet pbd icloth collision; agree
-#       runs only the CPU/CUDA comparisons.
+#       runs only the CPU/CUDA comparisons; egl the CUDA-GL interop check under
+#       EGL (carry .gl too: the GL loader packages, see the device README);
+#       profile an nsys profile where nsys exists.
 #       tests: every unit test with the CUDA backend available (each backend test
 #       compares CUDA with CPU); scenes: the CLI on every shipped scene with
 #       --backend cuda; the rest: the benchmarks at the GPU targets' sizes with
@@ -20,10 +22,11 @@ if [ "${1:-}" = "--prepare" ]; then
   set -e
   build=build-gpu
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCLOTHBOX_GUI=OFF \
-        -DCMAKE_CUDA_ARCHITECTURES=90 -DCLOTHBOX_CUDA=ON >/dev/null
+        -DCMAKE_CUDA_ARCHITECTURES=90 -DCLOTHBOX_CUDA=ON -DCLOTHBOX_EGL_CHECK=ON >/dev/null
   cmake --build "$build" -j "$(nproc)"
   rm -rf "$bundle" && mkdir -p "$bundle/bin" "$bundle/lib" "$bundle/shared/data"
-  for bin in "$build"/tests/clothbox_tests "$build"/app/clothbox-cli "$build"/tests/bench/*_bench; do
+  for bin in "$build"/tests/clothbox_tests "$build"/app/clothbox-cli "$build"/tests/bench/*_bench \
+             $(ls "$build"/tests/gpu/clothbox-egl-check 2>/dev/null); do
     strip -o "$bundle/bin/$(basename "$bin")" "$bin"
     ldd "$bin" | awk '/=> \//{print $3}' | grep -E 'tinyobj|benchmark|gomp|gtest|stdc\+\+' | xargs -r cp -u -t "$bundle/lib"
   done
@@ -101,6 +104,18 @@ for s in "${sections[@]}"; do
     pbd) bench pbd 120 'BM_PbdStep/(256|1024)/' CLOTHBOX_BENCH_BACKEND=cuda ;;
     icloth) bench icloth 320 "${ICLOTH_FILTER:-BM_IClothPinnedSheet|BM_IClothLarge(Sphere|Funnel)|BM_IClothGpu(Funnel|Sphere)}" ;;
     collision) bench collision 120 '.' ;;
+    egl)  # the CUDA-GL interop path under EGL (no display): carry .gl (the GL loader
+          # packages, see the device README) beside gpu-bundle
+      for f in .gl/*.deb; do [ -f "$f" ] && dpkg -x "$f" /; done
+      ldconfig
+      vendor=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+      [ -f "$vendor" ] && export __EGL_VENDOR_LIBRARY_FILENAMES=$vendor
+      if [ -x "$bin/clothbox-egl-check" ]; then
+        timeout 120 "$bin/clothbox-egl-check" >"$out/egl.log" 2>&1
+        result[egl]="exit $?: $(tail -1 "$out/egl.log")"
+      else
+        result[egl]="not built (needs libegl-dev where the bundle is prepared)"
+      fi ;;
     profile)  # where the GPU time of the 200k-triangle I-Cloth frames goes (needs nsys there)
       nsys=$(command -v nsys || ls /usr/local/cuda/bin/nsys /opt/nvidia/nsight-systems/*/bin/nsys 2>/dev/null | head -1)
       if [ -n "$nsys" ]; then
@@ -126,6 +141,7 @@ echo "| device | $(cat "$out/device.txt") |"
 [ -n "${result[tests]:-}" ] && echo "| clothbox_tests (CUDA vs CPU) | ${result[tests]} |"
 [ -n "${result[agree]:-}" ] && echo "| CPU/CUDA agreement tests | ${result[agree]} |"
 [ -n "${result[scenes]:-}" ] && echo "| shipped scenes, 100 frames, --backend cuda | ${result[scenes]} |"
+[ -n "${result[egl]:-}" ] && echo "| CUDA-GL interop under EGL | ${result[egl]} |"
 for k in verlet pbd icloth collision profile; do
   [ -n "${result[$k]:-}" ] && echo "| ${k}_bench | ${result[$k]} |"
 done
