@@ -83,6 +83,14 @@ std::vector<Int2> CollisionHandler::find_tangles(const Context& ctx, const Colli
   return pairs;
 }
 
+size_t CollisionHandler::crossing_pairs(const Context& ctx, const CollisionInput& in, const std::vector<Vec3f>& x1) {
+  build_soup(ctx, in, x1);
+  const int nc = int(cloth_tris_.size());
+  TriSet cloth{soup_x1_.data(), soup_tris_.data(), nc, nullptr};
+  TriSet obst{soup_x1_.data(), soup_tris_.data() + nc, int(htris_.size()) - nc, nullptr};
+  return count_intersections(ctx, cloth, obst).total();
+}
+
 void CollisionHandler::set_tangles(const std::vector<Int2>& pairs) {
   num_tangles_ = pairs.size();
   const std::vector<Int3>& tris = htris_.empty() ? cloth_tris_ : htris_;  // before the first soup: cloth only
@@ -403,6 +411,13 @@ CollisionStats CollisionHandler::resolve(const Context& ctx, const CollisionInpu
   CollisionStats st;
   std::vector<Impact> all;
   if (zone_rounds(ctx, in, s, x1, all, st)) return st;
+  // a tangled start: the zones' result, if it crosses no more triangle pairs than
+  // the start did (the rigid fallback would keep the handed-over, often
+  // overstretched shape of every zone it moves)
+  if (num_tangles_ > 0 && crossing_pairs(ctx, in, x1) <= num_tangles_) {
+    st.unresolved++;
+    return st;
+  }
   st.fallbacks++;
   if (rigid_rounds(ctx, in, s, x1, all, st)) return st;
   if (clamp_to_first_impact(ctx, in, s, x1, st)) return st;

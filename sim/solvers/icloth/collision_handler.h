@@ -31,7 +31,12 @@
 // max_rigid_rounds rigid rounds, then one clamp: every cloth vertex goes back
 // along its path x0 -> x1 to half the earliest time of impact left (the motion
 // up to there is a prefix of the checked one, so no cloth pair meets on it) and
-// one more CCD pass checks it. When impacts are still left after that, a step
+// one more CCD pass checks it. A step that started tangled does not take the
+// rigid fallback when the zones' result crosses no more triangle pairs than its
+// start did: it keeps that result (counted in `unresolved`), since rigid zones
+// would carry the handed-over shape along, stretched edges and all (a Verlet
+// swing handed over at strain 9 stayed above 2 for frames). When impacts are
+// still left after the clamp, a step
 // that started without tangles goes back to its start positions (x1 = x0,
 // counted in `reverted`; it loses that step's motion and cannot end intersecting
 // itself or a still obstacle, but a moving obstacle can sweep into the cloth held
@@ -124,6 +129,8 @@ class CollisionHandler {
 
  private:
   void build_soup(const Context& ctx, const CollisionInput& in, const std::vector<Vec3f>& x1);
+  /// Triangle pairs (cloth-cloth and cloth-obstacle) that intersect at x1 / obs_x1.
+  size_t crossing_pairs(const Context& ctx, const CollisionInput& in, const std::vector<Vec3f>& x1);
   /// detect() within resolve(): the step's start positions are uploaded once.
   std::vector<Impact> detect_in_step(const Context& ctx, const CollisionInput& in, const CollisionSettings& s,
                                      const std::vector<Vec3f>& x1, const std::vector<uint8_t>* td,

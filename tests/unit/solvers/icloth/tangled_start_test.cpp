@@ -123,35 +123,43 @@ TEST(IClothTangledStart, VerletSwingThenSwitchKeepsMoving) {
     SwitchRun r = switch_to_icloth(w, 6);
     EXPECT_GT(r.max_move_first3, 1e-3) << "the cloth froze after the switch";
     // that the tangle shrinks and the strain stays bounded holds on some swings
-    // only: see DISABLED_TangleNeitherGrowsNorOverstretchesAfterAnySwing
+    // only: see TangleNeitherGrowsNorStaysOverstretchedAfterAnySwing
   }
 }
 
-// Not yet true (an open defect of issue 7): I-Cloth keeps clean states clean, but
-// from a tangled hand-over the tangle may grow and the edges at it overstretch,
-// depending on the trajectory. Measured on the CPU after swings of 36, 38, 39,
-// 41, 42, 44 frames: intersecting pairs 2 -> 1, 22 -> 15, 25 -> 19, 19 -> 21,
-// 35 -> 35, 15 -> 15, and the 44-frame swing ends at strain 4.8; on CUDA the
-// 40-frame swing went 21 -> 30. Since the CCD's separation is Euclidean no swing
-// grows the tangle on the CPU, but the 41-, 42- and 44-frame swings end at
-// strain 5.3, 2.4 and 4.8. With the grab held through the switch, the 40-frame
-// swing went 6 -> 8 pairs on CUDA once (2026-11-23, second lease) and froze.
-// Enable this test when the hand-over is robust.
-TEST(IClothTangledStart, DISABLED_TangleNeitherGrowsNorOverstretchesAfterAnySwing) {
+// Swings of 36-44 frames, the grab released or held through the switch, then 6
+// I-Cloth frames: the tangle may not grow (intersecting triangle pairs at the end
+// <= at the hand-over) and the strain handed over (about 9 at the grab) must come
+// down below `max_strain`.
+void sweep_swings(float max_strain) {
   for (const Context& ctx : test::backends())
     for (bool release : {true, false})
       for (int frames : {36, 38, 39, 40, 41, 42, 44}) {
         World w(ctx, load_scene(test::source_path("scenes/hanging_sheet.json")));
         swing_with_verlet(w, frames, release);
-        if (HasFatalFailure()) return;
+        if (::testing::Test::HasFatalFailure()) return;
         SwitchRun r = switch_to_icloth(w, 6);
         const char* grab = release ? "released" : "held";
-        EXPECT_LE(r.end_pairs, r.start_pairs) << "swing of " << frames << " frames, grab " << grab
-                                              << ": the tangle grew, " << r.start_pairs << " -> " << r.end_pairs;
-        EXPECT_LT(w.stats().max_strain, 2.f) << "swing of " << frames << " frames, grab " << grab
-                                             << ": the strain blew up to " << w.stats().max_strain;
+        EXPECT_LE(r.end_pairs, r.start_pairs) << backend_name(ctx.backend) << ", swing of " << frames
+                                              << " frames, grab " << grab << ": the tangle grew, "
+                                              << r.start_pairs << " -> " << r.end_pairs;
+        EXPECT_LT(w.stats().max_strain, max_strain) << backend_name(ctx.backend) << ", swing of " << frames
+                                                    << " frames, grab " << grab << ": the strain is still "
+                                                    << w.stats().max_strain;
       }
 }
+
+// Since a tangled step keeps the zones' result when it crosses no more pairs
+// than its start (instead of rigid zones that carried the stretched hand-over
+// shape along), no swing grows the tangle on the CPU and the largest strain after
+// 6 frames is 2.55 (before: 5.3, 4.8 and 2.4 for three of the released swings).
+TEST(IClothTangledStart, TangleNeitherGrowsNorStaysOverstretchedAfterAnySwing) { sweep_swings(3.f); }
+
+// Not yet true (an open defect of issue 7): the strain of a tangled hand-over
+// relaxes slowly where steps still need the rigid fallback or freeze. Measured on
+// the CPU: after 6 frames 2.52 (41-frame swing, released), 2.20 (41, held), 2.55
+// (44, held). Enable this test when those relax as fast as the others.
+TEST(IClothTangledStart, DISABLED_TangleRelaxesBelowStrain2AfterAnySwing) { sweep_swings(2.f); }
 
 TEST(IClothTangledStart, VerletSwingWithGrabHeldThenSwitchKeepsMoving) {
   for (const Context& ctx : test::backends()) {
