@@ -68,6 +68,20 @@ CB_HD inline ZoneView zone_view(int z, const int* vert_off, const int* imp_off, 
 // and reductions are what the block's size divides.
 constexpr int kZoneThreads = 1024;
 
+/// op over the block's v (fixed order: warps by shuffles, then the warps'
+/// results in warp order); valid in thread 0. sh: shared, 32 entries at least.
+template <class T, class Op>
+__device__ T block_fold(T v, T* sh, Op op) {
+  for (int off = 16; off > 0; off >>= 1) v = op(v, __shfl_down_sync(0xffffffffu, v, off));
+  __syncthreads();  // the caller's last use of sh is over
+  if ((threadIdx.x & 31) == 0) sh[threadIdx.x >> 5] = v;
+  __syncthreads();
+  T t = sh[0];
+  if (threadIdx.x == 0)
+    for (unsigned w = 1; w < blockDim.x / 32; ++w) t = op(t, sh[w]);
+  return t;
+}
+
 /// The threads of one block as a zone_solver team: strided loops, block-wide
 /// reductions (results broadcast to every thread).
 struct BlockTeam {
@@ -95,15 +109,8 @@ struct BlockTeam {
   template <class T, class Op>
   CB_HD T reduce(T v, T* sh, Op op) const {
 #if defined(__CUDA_ARCH__)
-    for (int off = 16; off > 0; off >>= 1) v = op(v, __shfl_down_sync(0xffffffffu, v, off));
-    __syncthreads();  // the last broadcast has been read
-    if ((threadIdx.x & 31) == 0) sh[threadIdx.x >> 5] = v;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-      T t = sh[0];
-      for (unsigned w = 1; w < blockDim.x / 32; ++w) t = op(t, sh[w]);
-      sh[32] = t;
-    }
+    const T t = block_fold(v, sh, op);
+    if (threadIdx.x == 0) sh[32] = t;
     __syncthreads();
     return sh[32];
 #else
@@ -155,17 +162,10 @@ struct GridTeam {
   template <class T, class Op>
   CB_HD T reduce(T v, T* sh, T* part, Op op) const {
 #if defined(__CUDA_ARCH__)
-    for (int off = 16; off > 0; off >>= 1) v = op(v, __shfl_down_sync(0xffffffffu, v, off));
-    __syncthreads();
-    if ((threadIdx.x & 31) == 0) sh[threadIdx.x >> 5] = v;
-    __syncthreads();
+    const T mine = block_fold(v, sh, op);
     T* buf = part + size_t(flip) * gridDim.x;
     flip ^= 1;
-    if (threadIdx.x == 0) {
-      T t = sh[0];
-      for (unsigned w = 1; w < blockDim.x / 32; ++w) t = op(t, sh[w]);
-      buf[blockIdx.x] = t;
-    }
+    if (threadIdx.x == 0) buf[blockIdx.x] = mine;
     sync();
     if (threadIdx.x == 0) {
       T t = __ldcg(buf);
