@@ -2,6 +2,7 @@
 #include "sim/solvers/icloth/zone_batch.h"
 
 #include <algorithm>
+#include <climits>
 
 #include "sim/core/error.h"
 
@@ -197,17 +198,19 @@ struct GridTeam {
 constexpr int kGridZone = 8192;
 constexpr int kGridThreads = 256;
 
-CB_HD inline bool is_large(const int* vert_off, const int* imp_off, int z) {
-  return (vert_off[z + 1] - vert_off[z]) + (imp_off[z + 1] - imp_off[z]) > kGridZone;
+// large_from: kGridZone, or INT_MAX where the device has no cooperative launch
+CB_HD inline bool is_large(const int* vert_off, const int* imp_off, int z, int large_from) {
+  return (vert_off[z + 1] - vert_off[z]) + (imp_off[z + 1] - imp_off[z]) > large_from;
 }
 
 __global__ void __launch_bounds__(kZoneThreads) solve_zones_kernel(const int* vert_off, const int* imp_off, Vec3f* x,
                                                                    const Vec3f* xt, const float* m,
                                                                    const ZoneImpact* imp, FlatScratch f,
-                                                                   ZoneSettings s, ZoneResult* results) {
+                                                                   ZoneSettings s, ZoneResult* results,
+                                                                   int large_from) {
   __shared__ double sd[33];
   __shared__ float sf[33];
-  if (is_large(vert_off, imp_off, int(blockIdx.x))) return;  // solve_large_zone_kernel's
+  if (is_large(vert_off, imp_off, int(blockIdx.x), large_from)) return;  // solve_large_zone_kernel's
   const BlockTeam team{sd, sf};
   const ZoneView z = zone_view(int(blockIdx.x), vert_off, imp_off, x, xt, m, imp, f);
   const ZoneResult r = solve_zone(z, s, team);
@@ -252,7 +255,7 @@ void solve_large_zones(const Context& ctx, const ZoneBatch& b, const FlatScratch
   float* pf = sc.part_f.data();
   ZoneResult* res = sc.results.data();
   for (int z = 0; z < int(b.num_zones()); ++z) {
-    if (!is_large(b.vert_off.data(), b.imp_off.data(), z)) continue;
+    if (!is_large(b.vert_off.data(), b.imp_off.data(), z, kGridZone)) continue;
     const int work = (b.vert_off[size_t(z) + 1] - b.vert_off[size_t(z)]) + (b.imp_off[size_t(z) + 1] - b.imp_off[size_t(z)]);
     const int blocks = std::max(1, std::min(most, (work + kGridThreads - 1) / kGridThreads));
     void* args[] = {&z, &vo, &io, &x, &xt, &m, &imp, &fs, &st, &pd, &pf, &res};
@@ -303,11 +306,14 @@ std::vector<ZoneResult> solve_zones(const Context& ctx, ZoneBatch& b, const Zone
   if (sc.results.size() < b.num_zones()) sc.results.resize(ctx, b.num_zones());
   const FlatScratch f{sc.inc_off.data(), sc.inc.data(), sc.lambda.data(), sc.ct.data(), sc.D.data(),
                       sc.g.data(), sc.xprev.data(), sc.xtry.data()};
+  int coop = 0;
+  CB_CUDA_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, ctx.device));
+  const int large_from = coop ? kGridZone : INT_MAX;  // without it, every zone gets one block
   solve_zones_kernel<<<unsigned(b.num_zones()), kZoneThreads>>>(sc.vert_off.data(), sc.imp_off.data(), sc.x.data(),
                                                                sc.xt.data(), sc.m.data(), sc.imp.data(), f, s,
-                                                               sc.results.data());
+                                                               sc.results.data(), large_from);
   CB_CUDA_CHECK(cudaGetLastError());
-  solve_large_zones(ctx, b, f, s, sc);
+  if (coop) solve_large_zones(ctx, b, f, s, sc);
   sc.x.download(b.x);
   std::vector<ZoneResult> res = sc.results.to_host();
   res.resize(b.num_zones());

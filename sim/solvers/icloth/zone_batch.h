@@ -3,7 +3,8 @@
 // its threads sharing the zone's vertices and impacts (zone_solver.h with a block
 // team), and a zone too large for one block (a fold squeezed in a funnel: tens of
 // thousands of impacts) by the whole device in a cooperative launch with
-// grid-wide barriers; on the CPU one zone per OpenMP work item with the serial team.
+// grid-wide barriers (on a device without cooperative launch, by one block like
+// the rest); on the CPU one zone per OpenMP work item with the serial team.
 #pragma once
 
 #include <vector>
