@@ -372,8 +372,13 @@ bool CollisionHandler::zone_rounds(const Context& ctx, const CollisionInput& in,
 // rigid impact zones (at most max_rigid_rounds rounds); true when no impact is left
 bool CollisionHandler::rigid_rounds(const Context& ctx, const CollisionInput& in, const CollisionSettings& s,
                                     std::vector<Vec3f>& x1, std::vector<Impact>& all, CollisionStats& st) {
+  // after the first (full) pass only the triangles touching a zone can have
+  // moved: zones only grow, and every impact of a pass has a free vertex that a
+  // zone then moves, so pairs of untouched triangles stay as clean as they were
+  std::vector<uint8_t> td(cloth_tris_.size(), 0);
+  bool use_td = false;
   for (int round = 0; round < s.max_rigid_rounds; ++round) {
-    std::vector<Impact> imps = detect_in_step(ctx, in, s, x1, nullptr, &st);
+    std::vector<Impact> imps = detect_in_step(ctx, in, s, x1, use_td ? &td : nullptr, &st);
     st.rigid_rounds++;
     if (imps.empty()) return true;
     ScopedStage stage(timer_, "rigid zones");
@@ -383,7 +388,10 @@ bool CollisionHandler::rigid_rounds(const Context& ctx, const CollisionInput& in
       Vec3f d;
       const bool fixed = zone_fixed_motion(zs.impacts[z], all, in, nverts_, &d);
       rigid_zone(zs.verts[z], fixed ? &d : nullptr, in, x1);
+      for (int v : zs.verts[z])
+        for (uint32_t t : vert_tris_[size_t(v)]) td[t] = 1;
     }
+    use_td = s.incremental;
   }
   return false;
 }
