@@ -6,7 +6,7 @@
 #       GPU machine needs into gpu-bundle/ (stripped binaries, the shared libraries
 #       a bare machine lacks, the CCD data of ../shared): small enough to carry.
 #   On the GPU machine:     bash tests/gpu/run_on_device.sh [SECTION...]   (carry gpu-bundle)
-#       SECTIONs (default: all): tests scenes verlet pbd icloth collision; agree
+#       SECTIONs (default: all): tests scenes verlet pbd icloth collision egl; agree
 #       runs only the CPU/CUDA comparisons; egl the CUDA-GL interop check under
 #       EGL (carry .gl too: the GL loader packages, see the device README);
 #       profile an nsys profile where nsys exists.
@@ -54,7 +54,7 @@ if [ ! -e "$shared" ]; then mkdir -p "$(dirname "$shared")" && ln -s "$PWD/$bund
 [ -e build-gpu/app/clothbox-cli ] || { mkdir -p build-gpu/app && ln -s "$PWD/$bin/clothbox-cli" build-gpu/app/; }
 
 sections=("$@")
-[ ${#sections[@]} -eq 0 ] && sections=(tests scenes verlet pbd icloth collision)
+[ ${#sections[@]} -eq 0 ] && sections=(tests scenes verlet pbd icloth collision egl)
 declare -A result
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/device.txt"
 
