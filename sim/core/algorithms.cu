@@ -10,8 +10,6 @@
 #include <thrust/system/omp/execution_policy.h>
 #include <thrust/unique.h>
 #if defined(__CUDACC__)
-#include <cub/device/device_reduce.cuh>
-#include <thrust/iterator/transform_iterator.h>
 #include <thrust/system/cuda/execution_policy.h>
 #endif
 
@@ -98,31 +96,6 @@ uint32_t exclusive_scan(const Context& ctx, const uint32_t* in, uint32_t* out, s
 double reduce_sum(const Context& ctx, const float* p, size_t n) {
   if (!ctx.is_cuda()) return cpu_block_reduce(p, n, 0.0, [](double a, double b) { return a + b; });
   return with_policy(ctx, [&](auto pol) { return double(thrust::reduce(pol, p, p + n, 0.0f)); });
-}
-
-#if defined(__CUDACC__)
-namespace {
-struct ToDouble {
-  __host__ __device__ double operator()(float v) const { return double(v); }
-};
-}  // namespace
-#endif
-
-void reduce_sum_to(const Context& ctx, const float* p, size_t n, double* out, DeviceBuffer<uint8_t>& temp) {
-  if (!ctx.is_cuda()) {
-    *out = cpu_block_reduce(p, n, 0.0, [](double a, double b) { return a + b; });
-    return;
-  }
-#if defined(__CUDACC__)
-  auto in = thrust::make_transform_iterator(p, ToDouble{});
-  size_t bytes = 0;
-  cub::DeviceReduce::Sum(nullptr, bytes, in, out, n);
-  if (temp.size() < bytes) temp.resize(ctx, bytes);
-  cub::DeviceReduce::Sum(temp.data(), bytes, in, out, n);
-#else
-  (void)temp;
-  throw Error("cuda backend requested in a build without CUDA");
-#endif
 }
 
 float reduce_max(const Context& ctx, const float* p, size_t n) {

@@ -8,7 +8,6 @@
 #include <cstdint>
 
 #include "sim/core/backend.h"
-#include "sim/core/buffer.h"
 
 namespace cb {
 
@@ -23,10 +22,6 @@ uint32_t exclusive_scan(const Context& ctx, const uint32_t* in, uint32_t* out, s
 /// in parallel, then the partials in order), so the result does not depend on the
 /// thread count.
 double reduce_sum(const Context& ctx, const float* p, size_t n);
-/// The same sum written to *out (double, backend memory) without a host read-back
-/// (CUDA: CUB's device reduction, deterministic; CPU: the fixed order above).
-/// temp: scratch, grown on demand.
-void reduce_sum_to(const Context& ctx, const float* p, size_t n, double* out, DeviceBuffer<uint8_t>& temp);
 float reduce_max(const Context& ctx, const float* p, size_t n);  ///< -inf for n = 0
 float reduce_min(const Context& ctx, const float* p, size_t n);  ///< +inf for n = 0
 

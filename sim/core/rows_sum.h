@@ -10,7 +10,7 @@
 //    partial; the last block to finish (a ticket counter, after a memory fence)
 //    adds the partials in block order and calls finish. Same sum for the same
 //    terms on every run (no floating-point atomics).
-//  - CPU: parallel_for writes the terms, reduce_sum_to adds them (the blocked
+//  - CPU: parallel_for writes the terms, reduce_sum adds them (the blocked
 //    double sum of every other CPU reduction), finish runs on the calling thread.
 // Both `row` and `finish` are CB_HD functors; finish may write backend memory that
 // row read (every row of the launch has read it before finish runs).
@@ -25,10 +25,9 @@ namespace cb {
 /// Scratch of rows_sum (backend memory), resized on demand.
 struct RowsSumScratch {
   DeviceBuffer<float> terms;       ///< (n) CPU: the row terms
-  DeviceBuffer<uint8_t> reduce;    ///< CPU: reduce_sum_to's scratch
   DeviceBuffer<double> partial;    ///< (blocks) CUDA: per-block sums
   DeviceBuffer<unsigned> ticket;   ///< (1) CUDA: blocks done; 0 between launches
-  size_t bytes() const { return terms.bytes() + reduce.bytes() + partial.bytes() + ticket.bytes(); }
+  size_t bytes() const { return terms.bytes() + partial.bytes() + ticket.bytes(); }
 };
 
 #if defined(__CUDACC__)
@@ -91,9 +90,7 @@ void rows_sum(const Context& ctx, int n, Row row, Finish finish, RowsSumScratch&
   if (s.terms.size() < size_t(n)) s.terms.resize(ctx, size_t(n));
   float* terms = s.terms.data();
   parallel_for(ctx, n, [=] CB_HD(int i) { terms[i] = row(i); });
-  double total = 0.0;
-  reduce_sum_to(ctx, terms, size_t(n), &total, s.reduce);
-  finish(total);
+  finish(reduce_sum(ctx, terms, size_t(n)));
 }
 
 }  // namespace cb
