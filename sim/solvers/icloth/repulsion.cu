@@ -217,18 +217,28 @@ void cut_runs(const Context& ctx, const uint32_t* run_start, int nruns, uint32_t
   });
 }
 
-// per vertex: the number of active pairs it is in (per chunk, then per run)
-void count_active(const Context& ctx, const Runs& R, const uint32_t* active, uint32_t* chunk_count, uint32_t* count) {
+// Sums over each run's entries: add(acc, k) adds entry k to its chunk's acc
+// (from T{}), then each run's chunk sums are added in order, the first one
+// starting the run's, and out(r, sum) receives run r's.
+template <class T, class Add, class Out>
+void sum_runs(const Context& ctx, const Runs& R, T* chunk_sum, Add add, Out out) {
   parallel_for(ctx, R.nchunks, [=] CB_HD(int c) {
-    uint32_t n = 0;
-    for (uint32_t k = R.chunk_start[c]; k < R.chunk_start[c + 1]; ++k) n += active[R.entry[k] / 4];
-    chunk_count[c] = n;
+    T acc{};
+    for (uint32_t k = R.chunk_start[c]; k < R.chunk_start[c + 1]; ++k) add(acc, k);
+    chunk_sum[c] = acc;
   });
   parallel_for(ctx, R.nruns, [=] CB_HD(int r) {
-    uint32_t n = 0;
-    for (uint32_t c = R.chunk_off[r]; c < R.chunk_off[r + 1]; ++c) n += chunk_count[c];
-    count[R.vert[r]] = n;
+    const uint32_t c0 = R.chunk_off[r], c1 = R.chunk_off[r + 1];
+    T sum = chunk_sum[c0];
+    for (uint32_t c = c0 + 1; c < c1; ++c) sum += chunk_sum[c];
+    out(r, sum);
   });
+}
+
+// per vertex: the number of active pairs it is in
+void count_active(const Context& ctx, const Runs& R, const uint32_t* active, uint32_t* chunk_count, uint32_t* count) {
+  sum_runs(ctx, R, chunk_count, [=] CB_HD(uint32_t& n, uint32_t k) { n += active[R.entry[k] / 4]; },
+           [=] CB_HD(int r, uint32_t n) { count[R.vert[r]] = n; });
 }
 
 // per pair: the divisor of its impulses, the largest active count among its free
@@ -251,26 +261,18 @@ void pair_divisors(const Context& ctx, const ProxPair* pairs, int np, const uint
 }
 
 // per vertex: the sum of its active pairs' changes, each divided by the pair's
-// divisor (per chunk, then per run, the first chunk's sum starting the run's)
+// divisor
 void vertex_pass(const Context& ctx, const Runs& R, const Vec3f* dv, const float* div, const float* inv_mass,
                  Vec3f* chunk_sum, Vec3f* v) {
-  parallel_for(ctx, R.nchunks, [=] CB_HD(int c) {
-    Vec3f sum{};
-    for (uint32_t k = R.chunk_start[c]; k < R.chunk_start[c + 1]; ++k) {
-      const uint32_t e = R.entry[k];
-      const float d = div[e / 4];
-      if (d != 0.f) sum += dv[e] / d;
-    }
-    chunk_sum[c] = sum;
-  });
-  parallel_for(ctx, R.nruns, [=] CB_HD(int r) {
-    const uint32_t vi = R.vert[r];
-    if (inv_mass[vi] == 0.f) return;
-    const uint32_t c0 = R.chunk_off[r], c1 = R.chunk_off[r + 1];
-    Vec3f sum = chunk_sum[c0];
-    for (uint32_t c = c0 + 1; c < c1; ++c) sum += chunk_sum[c];
-    v[vi] += sum;
-  });
+  sum_runs(ctx, R, chunk_sum,
+           [=] CB_HD(Vec3f& sum, uint32_t k) {
+             const uint32_t e = R.entry[k];
+             const float d = div[e / 4];
+             if (d != 0.f) sum += dv[e] / d;
+           },
+           [=] CB_HD(int r, Vec3f sum) {
+             if (inv_mass[R.vert[r]] != 0.f) v[R.vert[r]] += sum;
+           });
 }
 
 }  // namespace
