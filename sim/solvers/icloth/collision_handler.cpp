@@ -72,23 +72,32 @@ void CollisionHandler::build_soup(const Context& ctx, const CollisionInput& in, 
   soup_x1_.upload(ctx, hx1_);
 }
 
+IntersectionCounts CollisionHandler::soup_intersections(const Context& ctx, const Vec3f* x,
+                                                       std::vector<Int2>* pairs) {
+  const int nc = int(cloth_tris_.size());
+  TriSet cloth{x, soup_tris_.data(), nc, nullptr};
+  TriSet obst{x, soup_tris_.data() + nc, int(htris_.size()) - nc, nullptr};
+  return count_intersections(ctx, cloth, obst, pairs);
+}
+
 std::vector<Int2> CollisionHandler::find_tangles(const Context& ctx, const CollisionInput& in) {
   soup_start_valid_ = false;
   build_soup(ctx, in, *in.x0);
-  const int nc = int(cloth_tris_.size());
-  TriSet cloth{soup_x0_.data(), soup_tris_.data(), nc, nullptr};
-  TriSet obst{soup_x0_.data(), soup_tris_.data() + nc, int(htris_.size()) - nc, nullptr};
   std::vector<Int2> pairs;
-  count_intersections(ctx, cloth, obst, &pairs);
+  soup_intersections(ctx, soup_x0_.data(), &pairs);
   return pairs;
 }
 
 size_t CollisionHandler::crossing_pairs(const Context& ctx, const CollisionInput& in, const std::vector<Vec3f>& x1) {
   build_soup(ctx, in, x1);
-  const int nc = int(cloth_tris_.size());
-  TriSet cloth{soup_x1_.data(), soup_tris_.data(), nc, nullptr};
-  TriSet obst{soup_x1_.data(), soup_tris_.data() + nc, int(htris_.size()) - nc, nullptr};
-  return count_intersections(ctx, cloth, obst).total();
+  return soup_intersections(ctx, soup_x1_.data(), nullptr).total();
+}
+
+void CollisionHandler::mark_touching(const std::vector<std::vector<int>>& zone_verts, std::vector<uint8_t>& td) const {
+  std::fill(td.begin(), td.end(), 0);
+  for (const std::vector<int>& verts : zone_verts)
+    for (int v : verts)
+      for (uint32_t t : vert_tris_[size_t(v)]) td[t] = 1;
 }
 
 void CollisionHandler::set_tangles(const std::vector<Int2>& pairs) {
@@ -351,7 +360,7 @@ bool CollisionHandler::zone_rounds(const Context& ctx, const CollisionInput& in,
     for (size_t z = 0; z < zs.verts.size(); ++z)
       for (int i = batch.vert_off[z]; i < batch.vert_off[z + 1]; ++i)
         x1[size_t(zs.verts[z][size_t(i - batch.vert_off[z])])] = batch.x[size_t(i)];
-    std::fill(td.begin(), td.end(), 0);
+    mark_touching(zs.verts, td);  // T_d: triangles touching V_c
     bool failed = false;
     for (size_t z = 0; z < res.size(); ++z) {
       st.zones++;
@@ -360,8 +369,6 @@ bool CollisionHandler::zone_rounds(const Context& ctx, const CollisionInput& in,
         st.zone_failures++;
         failed = true;
       }
-      for (int v : zs.verts[z])
-        for (uint32_t t : vert_tris_[size_t(v)]) td[t] = 1;  // T_d: triangles touching V_c
     }
     if (failed) return false;
     use_td = s.incremental;
@@ -388,9 +395,8 @@ bool CollisionHandler::rigid_rounds(const Context& ctx, const CollisionInput& in
       Vec3f d;
       const bool fixed = zone_fixed_motion(zs.impacts[z], all, in, nverts_, &d);
       rigid_zone(zs.verts[z], fixed ? &d : nullptr, in, x1);
-      for (int v : zs.verts[z])
-        for (uint32_t t : vert_tris_[size_t(v)]) td[t] = 1;
     }
+    mark_touching(zs.verts, td);
     use_td = s.incremental;
   }
   return false;

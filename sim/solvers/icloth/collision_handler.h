@@ -53,6 +53,7 @@
 #include <vector>
 
 #include "sim/core/backend.h"
+#include "sim/collision/penetration.h"
 #include "sim/core/buffer.h"
 #include "sim/core/timer.h"
 #include "sim/solvers/icloth/impacts.h"
@@ -131,6 +132,10 @@ class CollisionHandler {
   void build_soup(const Context& ctx, const CollisionInput& in, const std::vector<Vec3f>& x1);
   /// Triangle pairs (cloth-cloth and cloth-obstacle) that intersect at x1 / obs_x1.
   size_t crossing_pairs(const Context& ctx, const CollisionInput& in, const std::vector<Vec3f>& x1);
+  /// The collision core's counter on the soup at x (soup_x0_ or soup_x1_).
+  IntersectionCounts soup_intersections(const Context& ctx, const Vec3f* x, std::vector<Int2>* pairs);
+  /// td (cloth triangles) = 1 where a triangle touches a vertex of the zones, else 0.
+  void mark_touching(const std::vector<std::vector<int>>& zone_verts, std::vector<uint8_t>& td) const;
   /// detect() within resolve(): the step's start positions are uploaded once.
   std::vector<Impact> detect_in_step(const Context& ctx, const CollisionInput& in, const CollisionSettings& s,
                                      const std::vector<Vec3f>& x1, const std::vector<uint8_t>* td,
