@@ -154,40 +154,18 @@ struct ParticleHashView {
   template <class Begin, class Hit, class End>
   CB_HD void for_each_within_slots(uint32_t s0, uint32_t s1, float radius, Begin&& begin, Hit&& hit,
                                    End&& end) const {
-    const int reach = int(std::ceil(radius * inv_cell));
-    switch (reach) {
-      case 0: scan_slots<0>(s0, s1, radius, begin, hit, end); break;
-      case 1: scan_slots<1>(s0, s1, radius, begin, hit, end); break;
-      case 2: scan_slots<2>(s0, s1, radius, begin, hit, end); break;
-      case 3: scan_slots<3>(s0, s1, radius, begin, hit, end); break;
-      default:  // huge radius: one query per particle (exact cell filtering)
-        for (uint32_t s = s0; s < s1; ++s) {
-          begin(sorted_id[s], sorted_x[s]);
-          for_each_within(sorted_x[s], radius, hit);
-          end(sorted_id[s]);
-        }
-    }
+    within_slots<false>(s0, s1, radius, begin, hit, end);
   }
 
-  /// for_each_within_slots for a block of reach R (<= kMaxRunReach).
-  template <int R, class Begin, class Hit, class End>
-  CB_HD void scan_slots(uint32_t s0, uint32_t s1, float radius, Begin&& begin, Hit&& hit, End&& end) const {
-    constexpr int kRows = (2 * R + 1) * (2 * R + 1);
-    uint32_t lo[2 * kRows], hi[2 * kRows];
-    int nruns = 0;
-    CellCoord cached{INT32_MIN, 0, 0};  // no cell: cell_axis clamps to +-2^30
-    const float r2 = radius * radius;
-    for (uint32_t s = s0; s < s1; ++s) {
-      const Vec3f p = sorted_x[s];
-      const CellCoord c = cell_of(p, inv_cell);
-      if (c.x != cached.x || c.y != cached.y || c.z != cached.z) {
-        nruns = block_slot_runs<R>(c, lo, hi);
-        cached = c;
-      }
-      begin(sorted_id[s], p);
-      scan_runs(p, r2, lo, hi, nruns, hit);
-      end(sorted_id[s]);
-    }
+  /// Each pair of particles closer than `radius` once: like for_each_within_slots,
+  /// but particle i at slot s gets hit(j, xj) only for the particles j at later
+  /// slots, so over all slots every pair {i, j} within `radius` is hit exactly
+  /// once, from its earlier slot: half the distance tests of
+  /// for_each_within_slots. (Huge radii, beyond the run path: from the smaller id.)
+  template <class Begin, class Hit, class End>
+  CB_HD void for_each_later_within_slots(uint32_t s0, uint32_t s1, float radius, Begin&& begin, Hit&& hit,
+                                         End&& end) const {
+    within_slots<true>(s0, s1, radius, begin, hit, end);
   }
 
   /// The sorted-slot ranges [lo, hi) holding the (2R + 1)^3 block of cells
@@ -204,9 +182,10 @@ struct ParticleHashView {
   }
 
   /// Calls f(j, xj) for the particles of the slot ranges [lo, hi) closer to p
-  /// than sqrt(r2), in slot order.
+  /// than sqrt(r2), in slot order, skipping the slots before `first`.
   template <class F>
-  CB_HD void scan_runs(Vec3f p, float r2, const uint32_t* lo, const uint32_t* hi, int nruns, F&& f) const {
+  CB_HD void scan_runs(Vec3f p, float r2, const uint32_t* lo, const uint32_t* hi, int nruns, F&& f,
+                       uint32_t first = 0) const {
     // hits are compacted branch-free (the distance test is unpredictable), then
     // visited in slot order: the same calls in the same order as a plain loop
     constexpr int kHits = 32;
@@ -214,7 +193,7 @@ struct ParticleHashView {
     int nh = 0;
     for (int r = 0; r < nruns; ++r) {
       const uint32_t end = hi[r];
-      for (uint32_t s = lo[r]; s < end; ++s) {
+      for (uint32_t s = lo[r] > first ? lo[r] : first; s < end; ++s) {
         hit[nh] = s;
         nh += length2(sorted_x[s] - p) < r2 ? 1 : 0;
         if (nh == kHits) nh = flush_hits(hit, nh, f);
@@ -282,6 +261,48 @@ struct ParticleHashView {
   }
 
  private:
+  // for_each_within_slots (kLater false) and for_each_later_within_slots (true)
+  template <bool kLater, class Begin, class Hit, class End>
+  CB_HD void within_slots(uint32_t s0, uint32_t s1, float radius, Begin&& begin, Hit&& hit, End&& end) const {
+    switch (int(std::ceil(radius * inv_cell))) {
+      case 0: scan_slots<0, kLater>(s0, s1, radius, begin, hit, end); break;
+      case 1: scan_slots<1, kLater>(s0, s1, radius, begin, hit, end); break;
+      case 2: scan_slots<2, kLater>(s0, s1, radius, begin, hit, end); break;
+      case 3: scan_slots<3, kLater>(s0, s1, radius, begin, hit, end); break;
+      default:  // huge radius: one query per particle (exact cell filtering)
+        for (uint32_t s = s0; s < s1; ++s) {
+          const uint32_t i = sorted_id[s];
+          begin(i, sorted_x[s]);
+          for_each_within(sorted_x[s], radius, [&](uint32_t j, Vec3f xj) {
+            if (!kLater || j > i) hit(j, xj);
+          });
+          end(i);
+        }
+    }
+  }
+
+  // within_slots for a block of reach R (<= kMaxRunReach); kLater: each run
+  // cut to the slots after the query's own
+  template <int R, bool kLater, class Begin, class Hit, class End>
+  CB_HD void scan_slots(uint32_t s0, uint32_t s1, float radius, Begin&& begin, Hit&& hit, End&& end) const {
+    constexpr int kRows = (2 * R + 1) * (2 * R + 1);
+    uint32_t lo[2 * kRows], hi[2 * kRows];
+    int nruns = 0;
+    CellCoord cached{INT32_MIN, 0, 0};  // no cell: cell_axis clamps to +-2^30
+    const float r2 = radius * radius;
+    for (uint32_t s = s0; s < s1; ++s) {
+      const Vec3f p = sorted_x[s];
+      const CellCoord c = cell_of(p, inv_cell);
+      if (c.x != cached.x || c.y != cached.y || c.z != cached.z) {
+        nruns = block_slot_runs<R>(c, lo, hi);
+        cached = c;
+      }
+      begin(sorted_id[s], p);
+      scan_runs(p, r2, lo, hi, nruns, hit, kLater ? s + 1 : 0u);
+      end(sorted_id[s]);
+    }
+  }
+
   // appends [a, b); true when it shares a bucket with an earlier run (branch-free test)
   CB_HD static bool add_run(uint32_t* lo, uint32_t* hi, int& count, uint32_t a, uint32_t b) {
     bool shared = false;

@@ -2,7 +2,8 @@
 list(APPEND CLOTHBOX_SIM_CXX
   solvers/verlet/params.cpp
   solvers/verlet/springs.cpp
-  solvers/verlet/solver.cpp)
+  solvers/verlet/solver.cpp
+  solvers/verlet/sphere_contacts_cpu.cpp)
 list(APPEND CLOTHBOX_SIM_CU
   solvers/verlet/verlet_kernels.cu
   solvers/verlet/sphere_kernels.cu

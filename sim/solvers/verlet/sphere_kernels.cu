@@ -3,74 +3,18 @@
 #include <algorithm>
 
 #include "sim/core/parallel.h"
+#include "sim/solvers/verlet/sphere_contacts.h"
 #include "sim/solvers/verlet/sphere_toi.h"
 #include "sim/solvers/verlet/verlet_kernels.h"
 
 namespace cb::verlet {
-namespace {
-
-constexpr int kMaxK = 64;
-// Sorted slots per CPU work item of the hash query (a cell's particles rarely
-// span more).
-constexpr uint32_t kCpuSlotChunk = 32;
-
-CB_HD inline bool never_contact(const ContactFilter& f, uint32_t i, uint32_t j) {
-  if (i == j) return true;
-  if (f.rest_x && f.piece[i] == f.piece[j] && length2(f.rest_x[j] - f.rest_x[i]) < f.diameter * f.diameter)
-    return true;
-  if (f.off) {  // no early exit: a short row, scanned without unpredictable branches
-    const uint32_t e1 = f.off[i + 1];
-    uint32_t linked = 0;
-    for (uint32_t e = f.off[i]; e < e1; ++e) linked |= f.nbr[e] == j ? 1u : 0u;
-    if (linked) return true;
-  }
-  return false;
-}
-
-// The K closest candidates seen so far, ordered by (distance, id): independent of
-// the order in which a store visits them.
-struct Closest {
-  uint32_t id[kMaxK];
-  float d2[kMaxK];
-  int count = 0;
-  int K = 0;
-  CB_HD void offer(uint32_t j, float dj) {
-    if (count == K && (dj > d2[K - 1] || (dj == d2[K - 1] && j > id[K - 1]))) return;
-    int pos = count < K ? count++ : K - 1;
-    while (pos > 0 && (d2[pos - 1] > dj || (d2[pos - 1] == dj && id[pos - 1] > j))) {
-      id[pos] = id[pos - 1];
-      d2[pos] = d2[pos - 1];
-      --pos;
-    }
-    id[pos] = j;
-    d2[pos] = dj;
-  }
-  CB_HD void write(ContactLists out, int i) const {
-    out.count[i] = uint32_t(count);
-    for (int k = 0; k < count; ++k) out.ids[size_t(i) * size_t(out.K) + size_t(k)] = id[k];
-  }
-};
-
-}  // namespace
 
 void find_contacts_hash(const Context& ctx, const ParticleHashView& grid, const Vec3f* x, int n, float radius,
                         const ContactFilter& filter, ContactLists out) {
   const ParticleHashView g = grid;
   const ContactFilter f = filter;
-  if (!ctx.is_cuda()) {  // CPU: chunks of sorted slots, one block look-up per cell (~15 % faster at 115k)
-    parallel_for(ctx, (n + kCpuSlotChunk - 1) / kCpuSlotChunk, [=] CB_HD(int chunk) {
-      const uint32_t s0 = uint32_t(chunk) * kCpuSlotChunk, s1 = std::min(uint32_t(n), s0 + kCpuSlotChunk);
-      Closest best;
-      best.K = out.K;
-      uint32_t i = 0;
-      Vec3f xi;
-      g.for_each_within_slots(
-          s0, s1, radius, [&](uint32_t id, Vec3f p) { i = id, xi = p, best.count = 0; },
-          [&](uint32_t j, Vec3f xj) {
-            if (!never_contact(f, i, j)) best.offer(j, length2(xj - xi));
-          },
-          [&](uint32_t id) { best.write(out, int(id)); });
-    }, kMinParallelCpu / int(kCpuSlotChunk));
+  if (!ctx.is_cuda()) {
+    find_contacts_hash_cpu(g, x, n, radius, f, out);
     return;
   }
   parallel_for(ctx, n, [=] CB_HD(int i) {  // CUDA: one thread per particle

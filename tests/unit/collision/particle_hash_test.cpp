@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <set>
 #include <vector>
 
 #include "sim/collision/particle_hash.h"
@@ -109,6 +110,46 @@ TEST(ParticleHashCells, SlotOrderQueriesMatchPerParticleQueries) {
       }
       for (int i = 0; i < n; ++i)
         ASSERT_EQ(got[size_t(i)], want[size_t(i)]) << "load " << load << ", reach " << reach << ", particle " << i;
+    }
+  }
+}
+
+// The half query (the CPU Verlet hash query) must visit every pair within the
+// radius exactly once, from one of its two particles, whatever the chunking,
+// on both table sizes and for reach 1, 2, 3 and the exact path.
+TEST(ParticleHashCells, LaterSlotQueriesVisitEachPairOnce) {
+  const Context ctx;
+  std::mt19937 rng(23);
+  std::uniform_real_distribution<float> u(0.f, 0.25f);
+  std::vector<Vec3f> hx(1200);
+  for (Vec3f& p : hx) p = Vec3f{u(rng), 0.3f * u(rng), u(rng)} + Vec3f{2.f, -1.f, 0.5f};
+  DeviceBuffer<Vec3f> x(ctx, hx);
+  const int n = int(hx.size());
+  const float radius = 0.02f;
+  std::set<std::pair<uint32_t, uint32_t>> want;
+  for (uint32_t i = 0; i < uint32_t(n); ++i)
+    for (uint32_t j = i + 1; j < uint32_t(n); ++j)
+      if (length2(hx[j] - hx[i]) < radius * radius) want.insert({i, j});
+  ASSERT_GT(want.size(), 500u);
+  for (float load : {4.f, 0.01f}) {
+    for (int reach : {1, 2, 3, 4}) {
+      ParticleHash hash;
+      hash.build(ctx, x.data(), n, radius / float(reach) * 1.001f, load);
+      const ParticleHashView v = hash.view();
+      std::set<std::pair<uint32_t, uint32_t>> got;
+      size_t visits = 0;
+      for (uint32_t s0 = 0; s0 < uint32_t(n); s0 += 7) {
+        uint32_t cur = 0;
+        v.for_each_later_within_slots(
+            s0, std::min(uint32_t(n), s0 + 7), radius, [&](uint32_t i, Vec3f) { cur = i; },
+            [&](uint32_t j, Vec3f) {
+              ++visits;
+              got.insert({std::min(cur, j), std::max(cur, j)});
+            },
+            [](uint32_t) {});
+      }
+      EXPECT_EQ(visits, want.size()) << "load " << load << ", reach " << reach;
+      EXPECT_EQ(got, want) << "load " << load << ", reach " << reach;
     }
   }
 }

@@ -108,6 +108,29 @@ TEST(SphereContacts, StoresAgreeOnARandomCloud) {
   }
 }
 
+// A lattice whose spheres have far more than K neighbours in reach, many at
+// equal distances: the lists keep the K closest, ties by id, whichever store
+// (on the CPU the hash query finds each pair once and fills both lists from
+// two threads, so this also checks that the result does not depend on the
+// order of the offers).
+TEST(SphereContacts, StoresAgreeWhenListsOverflowWithTies) {
+  const float a = 0.01f, D = 2.f * a, radius = 1.25f * D;
+  for (const Context& ctx : test::backends()) {
+    std::vector<Vec3f> hx;
+    for (int z = 0; z < 16; ++z)
+      for (int y = 0; y < 16; ++y)
+        for (int x = 0; x < 16; ++x) hx.push_back(Vec3f{float(x), float(y), float(z)} * a + Vec3f{0.5f, -1.f, 2.f});
+    DeviceBuffer<Vec3f> x(ctx, hx);
+    verlet::ContactFilter none;
+    Lists all = contacts(ctx, Store::AllPairs, x, D, radius, none);
+    expect_same(all, contacts(ctx, Store::HashWide, x, D, radius, none), "hash 3x3x3");
+    expect_same(all, contacts(ctx, Store::HashThesis, x, D, radius, none), "hash 5x5x5");
+    size_t full = 0;
+    for (uint32_t c : all.count) full += c == uint32_t(K) ? 1 : 0;
+    EXPECT_GT(full, hx.size() / 2) << "most lists overflow (an interior sphere has 80 neighbours in reach)";
+  }
+}
+
 TEST(SphereContacts, HashGridWorksFarFromTheOrigin) {
   const float D = 0.02f, radius = 1.25f * D;
   for (const Context& ctx : test::backends()) {
