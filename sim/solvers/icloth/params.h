@@ -16,6 +16,10 @@ struct IClothParams {
   float stiffness_damping = 1e-3f;  ///< s, Rayleigh beta: damping force -beta K v
   float grab_stiffness = 500.f;  ///< N/m, spring of the mouse grab (times Grab::stiffness)
   int obstacle_passes = 2;       ///< passes of the analytic-obstacle velocity filter
+  /// stiffness of the resting obstacle contacts in the solve (resting_contacts.h),
+  /// in units of the vertex's diagonal of A: the solve's motion into an obstacle is
+  /// 1 / (1 + this) of what it would be; 0 = off (the velocity filter alone)
+  float obstacle_stiffness = 100.f;
   // penetration handling (Tang et al. 2018, Sec. 3-4)
   bool self_collision = true;    ///< cloth-cloth proximity and CCD (also needs the scene's switch)
   float thickness = 0.f;         ///< m, collision thickness; 0 = the materials' thickness

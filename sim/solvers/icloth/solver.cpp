@@ -9,6 +9,7 @@
 #include "sim/solvers/icloth/cg.h"
 #include "sim/solvers/icloth/collision_handler.h"
 #include "sim/solvers/icloth/obstacle_kernels.h"
+#include "sim/solvers/icloth/resting_contacts.h"
 #include "sim/solvers/icloth/repulsion.h"
 #include "sim/solvers/icloth/step_kernels.h"
 #include "sim/solvers/icloth/system_kernels.h"
@@ -17,6 +18,9 @@ namespace cb {
 namespace {
 /// Repulsion passes launched between two reads of their progress on the GPU.
 constexpr int kRepulsionBatch = 8;
+/// A vertex within this many thicknesses of an obstacle at the start of a step
+/// (and not moving away) rests on it (resting_contacts.h).
+constexpr float kRestingReach = 1.5f;
 
 void add_stat(FrameStats& st, const char* name, double v) { st.set(name, st.get(name) + v); }
 }  // namespace
@@ -48,6 +52,9 @@ struct IClothSolver::Impl {
   DeviceBuffer<Shape> shape_start, shape_end;
   ObstacleProximity mesh_prox;
   DeviceBuffer<ObstacleContact> contacts;
+  DeviceBuffer<RestingContact> resting;  ///< (n) resting obstacle contacts of the step
+  DeviceBuffer<M3> resting_k;            ///< (n) N/m, their springs (SystemView::extra)
+  DeviceBuffer<uint8_t> stuck;           ///< (n) held by static friction at the end of the last step
   float max_thickness = 0;
   // cloth-cloth proximity repulsion and friction
   ClothRepulsion repulsion;
@@ -88,6 +95,9 @@ IClothSolver::IClothSolver(const Context& ctx, const ClothModel& model) : ctx_(c
   for (auto* b : {&d.f, &d.rhs, &d.v_new, &d.x_new}) b->resize(ctx, n);
   d.speed.resize(ctx, n);
   d.contacts.resize(ctx, n);
+  d.resting.resize(ctx, n);
+  d.resting_k.resize(ctx, n);
+  d.stuck.upload(ctx, std::vector<uint8_t>(n, 0));
   d.h_mass = model.mass;
   std::vector<float> fr(n);
   for (size_t v = 0; v < n; ++v) fr[v] = model.material_of_vertex(uint32_t(v)).friction;
@@ -134,7 +144,7 @@ size_t IClothSolver::device_bytes() const {
   const Impl& d = *impl_;
   return d.tris.bytes() + d.bends.bytes() + d.tri_rest.bytes() + d.bend_rest.bytes() + d.pattern.bytes() +
          d.mass.bytes() * 4 + d.tri_grad.bytes() + d.bend_grad.bytes() * 2 + d.tri_hw.bytes() + d.bend_hs.bytes() +
-         d.speed.bytes() + d.K.bytes() + d.f.bytes() * 4 + d.cg.bytes() + d.contacts.bytes() + d.mesh_prox.device_bytes() +
+         d.speed.bytes() + d.K.bytes() + d.f.bytes() * 4 + d.cg.bytes() + d.contacts.bytes() + d.resting.bytes() + d.resting_k.bytes() + d.stuck.bytes() + d.mesh_prox.device_bytes() +
          d.friction.bytes() + d.repulsion.device_bytes();
 }
 
@@ -202,18 +212,31 @@ void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, dou
     add_external_forces(ctx_, vd, state.x.data(), state.v.data(), n, in.env, float(t), in.grab, grab_k, d.f.data());
     implicit_rhs(ctx_, d.mass.data(), state.v.data(), d.f.data(), n, h, d.rhs.data());
   }
+  SystemView A;
+  A.pat = pat;
+  A.K = d.K.data();
+  A.mass = d.mass.data();
+  A.alpha = d.alpha.data();
+  A.inv_mass = state.inv_mass.data();
+  A.h = h;
+  A.beta = params_.stiffness_damping;
+  A.grab = in.grab;
+  A.grab_k = grab_k;
+  upload_shapes(ctx_, in.obstacles, tau0, tau1, d.shape_start, d.shape_end);
+  const bool resting = params_.obstacle_stiffness > 0.f && (in.obstacles.has_meshes() || !in.obstacles.shapes.empty());
+  if (resting) {
+    ScopedStage s(in.timer, "resting contacts");
+    if (in.obstacles.has_meshes())
+      d.mesh_prox.query(ctx_, state.x.data(), n, kRestingReach * d.max_thickness, d.contacts.data());
+    find_resting_contacts(ctx_, in.obstacles.has_meshes() ? d.contacts.data() : nullptr, d.shape_start.data(),
+                          d.shape_end.data(), int(d.shape_end.size()), A, state.x.data(), state.v.data(),
+                          d.thickness.data(), d.stuck.data(), kRestingReach, params_.obstacle_stiffness, d.resting.data(),
+                          d.resting_k.data());
+    add_resting_rhs(ctx_, d.resting.data(), n, h, d.rhs.data());
+    A.extra = d.resting_k.data();
+  }
   {
     ScopedStage s(in.timer, "integration");
-    SystemView A;
-    A.pat = pat;
-    A.K = d.K.data();
-    A.mass = d.mass.data();
-    A.alpha = d.alpha.data();
-    A.inv_mass = state.inv_mass.data();
-    A.h = h;
-    A.beta = params_.stiffness_damping;
-    A.grab = in.grab;
-    A.grab_k = grab_k;
     d.v_new.copy_from(state.v);
     CgResult r = pcg_solve(ctx_, A, d.rhs.data(), d.v_new.data(), d.cg, params_.cg_max_iterations, params_.cg_tolerance);
     in.stats.set("cg iterations", in.stats.get("cg iterations") + r.iterations);
@@ -221,7 +244,7 @@ void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, dou
   }
   {
     ScopedStage s(in.timer, "obstacles");
-    upload_shapes(ctx_, in.obstacles, tau0, tau1, d.shape_start, d.shape_end);
+    if (resting) resting_friction(ctx_, d.resting.data(), d.mass.data(), n, h, d.v_new.data(), d.stuck.data());
     if (in.obstacles.has_meshes()) {
       float radius = 2.f * d.max_thickness + h * max_speed(ctx_, d.v_new.data(), n, d.speed.data());
       d.mesh_prox.query(ctx_, state.x.data(), n, radius, d.contacts.data());

@@ -8,6 +8,7 @@ list(APPEND CLOTHBOX_SIM_CU
   solvers/icloth/system_kernels.cu
   solvers/icloth/cg.cu
   solvers/icloth/obstacle_kernels.cu
+  solvers/icloth/resting_contacts.cu
   solvers/icloth/step_kernels.cu
   solvers/icloth/collision_kernels.cu
   solvers/icloth/narrow_phase.cu
