@@ -340,6 +340,45 @@ void ClothRepulsion::launch_pass(const Context& ctx, Vec3f* v, const float* inv_
   vertex_pass(ctx, R, dv_.data(), div_.data(), inv_mass, chunk_sum_.data(), v);
 }
 
+PairSprings ClothRepulsion::springs(const Context& ctx, const Vec3f* v, const float* diag, const float* inv_mass,
+                                    float h, float gamma) {
+  const int np = int(pairs_.size());
+  const int nv = int(count_.size());
+  PairSprings ps;
+  if (np == 0 || !(gamma > 0.f)) return ps;
+  vert_off_.resize(ctx, size_t(nv) + 1);
+  spring_k_.resize(ctx, size_t(np));
+  const uint32_t* keys = inc_vert_.data();
+  uint32_t* off = vert_off_.data();
+  const uint32_t ne = uint32_t(4 * np);
+  parallel_for(ctx, nv + 1, [=] CB_HD(int i) {  // first entry of vertex i (keys sorted)
+    uint32_t lo = 0, hi = ne;
+    while (lo < hi) {
+      const uint32_t mid = (lo + hi) >> 1;
+      if (keys[mid] < uint32_t(i)) lo = mid + 1; else hi = mid;
+    }
+    off[i] = lo;
+  });
+  const ProxPair* pairs = pairs_.data();
+  float* k = spring_k_.data();
+  parallel_for(ctx, np, [=] CB_HD(int p) {
+    const ProxPair q = pairs[p];
+    const int id[4] = {q.v.a, q.v.b, q.v.c, q.v.d};
+    Vec3f vr{0, 0, 0};
+    float s = 0.f;
+    for (int c = 0; c < 4; ++c) {
+      vr += v[id[c]] * q.w[c];
+      if (inv_mass[id[c]] != 0.f) s += q.w[c] * q.w[c] / diag[id[c]];
+    }
+    k[p] = dot(vr, q.n) <= 0.f && s > 0.f ? gamma / (h * h * s) : 0.f;
+  });
+  ps.pairs = pairs;
+  ps.k = k;
+  ps.off = off;
+  ps.entry = inc_entry_.data();
+  return ps;
+}
+
 ClothRepulsion::Progress ClothRepulsion::progress() const {
   Progress p;
   if (pairs_.size() == 0) {

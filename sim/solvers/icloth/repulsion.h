@@ -47,6 +47,18 @@ struct ProxPair {
   float mu = 0;            ///< Coulomb coefficient of the pair
 };
 
+/// The proximity pairs as springs of the implicit system (Tang et al. 2018,
+/// Sec. 3: repulsion forces and their stiffness in the solve): pair p resists
+/// the change of its normal gap n . sum_k w_k x_k with stiffness k[p] (N/m,
+/// 0 = not in the solve); vertex i's incidence entries (4 p + corner) are
+/// entry[off[i] .. off[i + 1]). Null pointers: no pair springs.
+struct PairSprings {
+  const ProxPair* pairs = nullptr;
+  const float* k = nullptr;
+  const uint32_t* off = nullptr;
+  const uint32_t* entry = nullptr;
+};
+
 /// Settings of the filter.
 struct RepulsionSettings {
   float scale = 1.25f; ///< proximity distance D = scale * thickness (per pair, the largest of its vertices)
@@ -96,6 +108,12 @@ class ClothRepulsion {
     launch_pass(ctx, v, inv_mass, h, s);
     return progress().last_unmet;
   }
+  /// Springs for the pairs of the last find() that are closing or at rest at
+  /// velocities v (relative normal velocity <= 0): k = gamma / (h^2 sum_k w_k^2 /
+  /// D_k), D_k (kg) the diagonal of A at vertex k (diag: (nverts) kg, mass plus
+  /// stiffness terms), so their gap changes 1 / (1 + gamma) of what it would.
+  PairSprings springs(const Context& ctx, const Vec3f* v, const float* diag, const float* inv_mass, float h,
+                      float gamma);
   /// The pairs of the last find() (host copy, for tests and debug drawing).
   std::vector<ProxPair> pairs() const { return pairs_.to_host(); }
   size_t num_pairs() const { return pairs_.size(); }
@@ -112,6 +130,8 @@ class ClothRepulsion {
   DeviceBuffer<uint32_t> inc_vert_, inc_entry_, run_vert_, run_start_;  ///< incidence list sorted by vertex
   DeviceBuffer<uint32_t> chunk_off_, chunk_start_;  ///< runs cut into chunks (repulsion.cu, Runs)
   size_t nruns_ = 0, nchunks_ = 0, candidates_ = 0;
+  DeviceBuffer<uint32_t> vert_off_;  ///< (nverts + 1) incidence entries of each vertex (springs())
+  DeviceBuffer<float> spring_k_;     ///< (npairs) N/m (springs())
   DeviceBuffer<Vec3f> dv_;         ///< (4 npairs) velocity change per pair corner
   DeviceBuffer<uint32_t> active_;  ///< (npairs) the pair needed an impulse in this pass
   DeviceBuffer<uint32_t> count_;   ///< (nverts) active pairs per vertex (valid for vertices in pairs)

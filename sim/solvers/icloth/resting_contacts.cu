@@ -6,8 +6,9 @@
 namespace cb::icloth {
 
 void find_resting_contacts(const Context& ctx, const ObstacleContact* mesh, const Shape* start, const Shape* end,
-                           int nshapes, const SystemView& A, const Vec3f* x, const Vec3f* v, const float* thickness,
-                           const uint8_t* stuck, float reach, float gamma, RestingContact* rc, M3* E) {
+                           int nshapes, const SystemView& A, const float* D, const Vec3f* x, const Vec3f* v,
+                           const float* thickness, const uint8_t* stuck, float reach, float gamma, RestingContact* rc,
+                           M3* E) {
   const SystemView a = A;
   parallel_for(ctx, A.pat.nverts, [=] CB_HD(int i) {
     RestingContact c;
@@ -34,10 +35,7 @@ void find_resting_contacts(const Context& ctx, const ObstacleContact* mesh, cons
       }
     }
     if (c.k > 0.f) {
-      const float h = a.h;
-      const M3 Kd = a.K[a.pat.stored(i, a.pat.diag[i])] * (h * a.beta + h * h);
-      const float D = (1.f + h * a.alpha[i]) * a.mass[i] + (Kd.m[0][0] + Kd.m[1][1] + Kd.m[2][2]) / 3.f;
-      c.k = gamma * D / (h * h);
+      c.k = gamma * D[i] / (a.h * a.h);
       c.stick = stuck[i] ? 1 : 0;
       if (c.stick)
         E[i] = M3::identity(c.k);

@@ -55,6 +55,7 @@ struct IClothSolver::Impl {
   DeviceBuffer<RestingContact> resting;  ///< (n) resting obstacle contacts of the step
   DeviceBuffer<M3> resting_k;            ///< (n) N/m, their springs (SystemView::extra)
   DeviceBuffer<uint8_t> stuck;           ///< (n) held by static friction at the end of the last step
+  DeviceBuffer<float> diag;              ///< (n) kg, system_diagonal of the step
   float max_thickness = 0;
   // cloth-cloth proximity repulsion and friction
   ClothRepulsion repulsion;
@@ -98,6 +99,7 @@ IClothSolver::IClothSolver(const Context& ctx, const ClothModel& model) : ctx_(c
   d.resting.resize(ctx, n);
   d.resting_k.resize(ctx, n);
   d.stuck.upload(ctx, std::vector<uint8_t>(n, 0));
+  d.diag.resize(ctx, n);
   d.h_mass = model.mass;
   std::vector<float> fr(n);
   for (size_t v = 0; v < n; ++v) fr[v] = model.material_of_vertex(uint32_t(v)).friction;
@@ -144,7 +146,7 @@ size_t IClothSolver::device_bytes() const {
   const Impl& d = *impl_;
   return d.tris.bytes() + d.bends.bytes() + d.tri_rest.bytes() + d.bend_rest.bytes() + d.pattern.bytes() +
          d.mass.bytes() * 4 + d.tri_grad.bytes() + d.bend_grad.bytes() * 2 + d.tri_hw.bytes() + d.bend_hs.bytes() +
-         d.speed.bytes() + d.K.bytes() + d.f.bytes() * 4 + d.cg.bytes() + d.contacts.bytes() + d.resting.bytes() + d.resting_k.bytes() + d.stuck.bytes() + d.mesh_prox.device_bytes() +
+         d.speed.bytes() + d.K.bytes() + d.f.bytes() * 4 + d.cg.bytes() + d.contacts.bytes() + d.resting.bytes() + d.resting_k.bytes() + d.stuck.bytes() + d.diag.bytes() + d.mesh_prox.device_bytes() +
          d.friction.bytes() + d.repulsion.device_bytes();
 }
 
@@ -224,12 +226,16 @@ void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, dou
   A.grab_k = grab_k;
   upload_shapes(ctx_, in.obstacles, tau0, tau1, d.shape_start, d.shape_end);
   const bool resting = params_.obstacle_stiffness > 0.f && (in.obstacles.has_meshes() || !in.obstacles.shapes.empty());
+  if (resting || (use_repulsion && params_.proximity_stiffness > 0.f)) system_diagonal(ctx_, A, d.diag.data());
+  if (use_repulsion && params_.proximity_stiffness > 0.f)
+    A.prox = d.repulsion.springs(ctx_, state.v.data(), d.diag.data(), state.inv_mass.data(), h,
+                                 params_.proximity_stiffness);
   if (resting) {
     ScopedStage s(in.timer, "resting contacts");
     if (in.obstacles.has_meshes())
       d.mesh_prox.query(ctx_, state.x.data(), n, kRestingReach * d.max_thickness, d.contacts.data());
     find_resting_contacts(ctx_, in.obstacles.has_meshes() ? d.contacts.data() : nullptr, d.shape_start.data(),
-                          d.shape_end.data(), int(d.shape_end.size()), A, state.x.data(), state.v.data(),
+                          d.shape_end.data(), int(d.shape_end.size()), A, d.diag.data(), state.x.data(), state.v.data(),
                           d.thickness.data(), d.stuck.data(), kRestingReach, params_.obstacle_stiffness, d.resting.data(),
                           d.resting_k.data());
     add_resting_rhs(ctx_, d.resting.data(), n, h, d.rhs.data());

@@ -56,6 +56,14 @@ void apply_system(const Context& ctx, const SystemView& A, const Vec3f* p, Vec3f
   parallel_for(ctx, A.pat.nverts, [=] CB_HD(int i) { y[i] = system_row(A, p, i); });
 }
 
+void system_diagonal(const Context& ctx, const SystemView& A, float* D) {
+  parallel_for(ctx, A.pat.nverts, [=] CB_HD(int i) {
+    const float h = A.h;
+    const M3 Kd = A.K[A.pat.stored(i, A.pat.diag[i])] * (h * A.beta + h * h);
+    D[i] = (1.f + h * A.alpha[i]) * A.mass[i] + (Kd.m[0][0] + Kd.m[1][1] + Kd.m[2][2]) / 3.f;
+  });
+}
+
 void block_jacobi(const Context& ctx, const SystemView& A, M3* P) {
   parallel_for(ctx, A.pat.nverts, [=] CB_HD(int i) {
     if (A.inv_mass[i] == 0.f) {
@@ -67,6 +75,12 @@ void block_jacobi(const Context& ctx, const SystemView& A, M3* P) {
     float gw = grab_weight(A.grab, i);
     d += M3::identity((1.f + h * A.alpha[i]) * A.mass[i] + h * h * A.grab_k * gw * gw);
     if (A.extra) d += A.extra[i] * (h * h);
+    if (A.prox.k)
+      for (uint32_t e = A.prox.off[i]; e < A.prox.off[i + 1]; ++e) {
+        const uint32_t ent = A.prox.entry[e], c = ent & 3u;
+        const ProxPair& q = A.prox.pairs[ent >> 2];
+        add_outer(d, h * h * A.prox.k[ent >> 2] * q.w[c] * q.w[c], q.n, q.n);
+      }
     M3 inv;
     if (!invert(d, inv)) inv = M3::identity(1.f / ((1.f + h * A.alpha[i]) * A.mass[i]));
     P[i] = inv;

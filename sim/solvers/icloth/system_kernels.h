@@ -7,6 +7,7 @@
 
 #include "sim/core/backend.h"
 #include "sim/scene/grab.h"
+#include "sim/solvers/icloth/repulsion.h"
 #include "sim/solvers/icloth/system.h"
 
 namespace cb::icloth {
@@ -48,6 +49,7 @@ struct SystemView {
   const float* mass = nullptr;   ///< (nverts) kg
   const float* alpha = nullptr;  ///< (nverts) 1/s, mass damping
   const M3* extra = nullptr;     ///< (nverts) N/m contact stiffness, or nullptr
+  PairSprings prox;              ///< cloth-cloth proximity springs (null: none)
   const float* inv_mass = nullptr;  ///< (nverts) 0 = pinned (filtered)
   float h = 0;                   ///< s, time step
   float beta = 0;                ///< s, stiffness damping
@@ -61,6 +63,21 @@ CB_HD inline float grab_weight(const Grab& g, int i) {
   return (g.verts.a == i ? g.bary.x : 0.f) + (g.verts.b == i ? g.bary.y : 0.f) + (g.verts.c == i ? g.bary.z : 0.f);
 }
 
+/// Row i of the proximity springs' product: sum over vertex i's pairs of
+/// k w_i n (n . sum_k w_k p_k) (N/m times p's unit).
+CB_HD inline Vec3f prox_row(const PairSprings& ps, const Vec3f* p, int i) {
+  Vec3f acc{0, 0, 0};
+  for (uint32_t e = ps.off[i]; e < ps.off[i + 1]; ++e) {
+    const uint32_t ent = ps.entry[e], pr = ent >> 2, c = ent & 3u;
+    const float k = ps.k[pr];
+    if (k == 0.f) continue;
+    const ProxPair& q = ps.pairs[pr];
+    const Vec3f g = p[q.v.a] * q.w[0] + p[q.v.b] * q.w[1] + p[q.v.c] * q.w[2] + p[q.v.d] * q.w[3];
+    acc += q.n * (k * q.w[c] * dot(q.n, g));
+  }
+  return acc;
+}
+
 /// Row i of A p (A in kg: kg m/s for p in m/s); 0 at pinned vertices.
 CB_HD inline Vec3f system_row(const SystemView& A, const Vec3f* p, int i) {
   if (A.inv_mass[i] == 0.f) return Vec3f{};
@@ -72,6 +89,7 @@ CB_HD inline Vec3f system_row(const SystemView& A, const Vec3f* p, int i) {
     s += (A.K[k] * p[A.pat.cols_stored[k]]) * ck;
   }
   if (A.extra) s += (A.extra[i] * p[i]) * (h * h);
+  if (A.prox.k) s += prox_row(A.prox, p, i) * (h * h);
   const float gw = grab_weight(A.grab, i);
   if (gw != 0.f) {
     const Grab& g = A.grab;
@@ -83,6 +101,11 @@ CB_HD inline Vec3f system_row(const SystemView& A, const Vec3f* p, int i) {
 
 /// y = A p (filtered: y = 0 at pinned vertices).
 void apply_system(const Context& ctx, const SystemView& A, const Vec3f* p, Vec3f* y);
+
+/// D[i] (kg): a scalar size of A's diagonal block at vertex i without contact
+/// terms, (1 + h alpha) m + tr((h beta + h^2) K_ii) / 3 (for contact springs
+/// scaled to it).
+void system_diagonal(const Context& ctx, const SystemView& A, float* D);
 
 /// Block-Jacobi preconditioner: P[i] = inverse of A's diagonal block (0 at pins).
 void block_jacobi(const Context& ctx, const SystemView& A, M3* P);

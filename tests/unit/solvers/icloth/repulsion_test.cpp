@@ -6,12 +6,14 @@
 
 #include <array>
 #include <cmath>
+#include <random>
 #include <set>
 
 #include "sim/collision/proximity.h"
 #include "sim/model/grid.h"
 #include "sim/model/topology.h"
 #include "sim/solvers/icloth/repulsion.h"
+#include "sim/solvers/icloth/system_kernels.h"
 #include "support/test_support.h"
 
 namespace cb::icloth {
@@ -79,8 +81,8 @@ std::vector<float> normal_velocities(const std::vector<ProxPair>& pairs, const s
   return out;
 }
 
-TEST(IClothRepulsion, FindsExactlyThePairsCloserThanTheDistance) {
-  // two bumpy 7x7 sheets about one thickness apart
+// two bumpy 7x7 sheets about one thickness apart (many pairs sharing vertices)
+Cloth bumpy_sheets() {
   GridSpec g;
   g.nx = g.ny = 7;
   g.width = g.height = 0.1f;
@@ -97,6 +99,11 @@ TEST(IClothRepulsion, FindsExactlyThePairsCloserThanTheDistance) {
   }
   c.v.assign(c.x.size(), Vec3f{});
   c.w.assign(c.x.size(), 1.f);
+  return c;
+}
+
+TEST(IClothRepulsion, FindsExactlyThePairsCloserThanTheDistance) {
+  Cloth c = bumpy_sheets();
   RepulsionSettings s;
   const float D = s.scale * kThick;
   // brute force over every non-adjacent VF and EE pair
@@ -294,6 +301,59 @@ TEST(IClothRepulsion, RestLimitLeavesPairsThatAreCloseAtRest) {
     for (const ProxPair& p : squeeze.rep.pairs()) lowered += p.reach < 0.9f * s.scale * kThick ? 1 : 0;
     EXPECT_GT(lowered, 50u);
   }
+}
+
+// The pair springs of the implicit solve (proximity_stiffness): each closing
+// pair's k = gamma / (h^2 sum_k w_k^2 / D_k), separating pairs get none, and the
+// product prox_row is the gather of sum_p k_p w_p (n_p n_p^T) (sum_k w_k p_k): equal
+// to that sum assembled pair by pair, and symmetric (u . S v = v . S u).
+TEST(IClothRepulsion, PairSpringsAreTheAssembledSymmetricProduct) {
+  const Context ctx;  // prox_row reads the springs where they are: host memory on the CPU backend
+  Cloth c = bumpy_sheets();
+  const size_t n = c.x.size(), half = n / 2;
+  for (size_t i = half; i < n; ++i) c.v[i] = Vec3f{0, i % 3 ? -0.1f : 0.2f, 0};  // most of the top sheet closes in
+  Filter r(ctx, c, 0.3f);
+  const RepulsionSettings s;
+  ASSERT_GT(r.find(ctx, s), 50u);
+  const float h = 0.01f, gamma = 3.f;
+  std::vector<float> diag(n);
+  for (size_t i = 0; i < n; ++i) diag[i] = 1e-3f * (1.f + float(i % 5));
+  DeviceBuffer<float> D(ctx, diag);
+  const PairSprings ps = r.rep.springs(ctx, r.v.data(), D.data(), r.w.data(), h, gamma);
+  const std::vector<ProxPair> pairs = r.rep.pairs();
+  const std::vector<float> vn = normal_velocities(pairs, c.v);
+  size_t closing = 0;
+  for (size_t p = 0; p < pairs.size(); ++p) {
+    const int id[4] = {pairs[p].v.a, pairs[p].v.b, pairs[p].v.c, pairs[p].v.d};
+    float sw = 0.f;
+    for (int k = 0; k < 4; ++k) sw += pairs[p].w[k] * pairs[p].w[k] / diag[size_t(id[k])];
+    const float want = vn[p] <= 0.f ? gamma / (h * h * sw) : 0.f;
+    EXPECT_NEAR(ps.k[p], want, 1e-5f * want) << "pair " << p;
+    closing += want > 0.f ? 1 : 0;
+  }
+  ASSERT_GT(closing, 10u);
+  ASSERT_LT(closing, pairs.size()) << "some pairs separate";
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  std::vector<Vec3f> a(n), b(n);
+  for (size_t i = 0; i < n; ++i) a[i] = Vec3f{u(rng), u(rng), u(rng)}, b[i] = Vec3f{u(rng), u(rng), u(rng)};
+  std::vector<Vec3f> want(n, Vec3f{});
+  for (size_t p = 0; p < pairs.size(); ++p) {
+    const ProxPair& q = pairs[p];
+    const int id[4] = {q.v.a, q.v.b, q.v.c, q.v.d};
+    Vec3f g{};
+    for (int k = 0; k < 4; ++k) g += a[size_t(id[k])] * q.w[k];
+    for (int k = 0; k < 4; ++k) want[size_t(id[k])] += q.n * (ps.k[p] * q.w[k] * dot(q.n, g));
+  }
+  double ua = 0, ub = 0, scale = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const Vec3f got = prox_row(ps, a.data(), int(i));
+    EXPECT_LT(length(got - want[i]), 1e-4f * (1.f + length(want[i]))) << "vertex " << i;
+    ua += double(dot(b[i], got));
+    ub += double(dot(a[i], prox_row(ps, b.data(), int(i))));
+    scale += double(length(got));
+  }
+  EXPECT_NEAR(ua, ub, 1e-5 * scale);
 }
 
 }  // namespace

@@ -97,8 +97,9 @@ TEST(IClothSolver, SheetFallingOnASphereStaysOutsideIt) {
 
 // two sheets dropped on the ground, one on the other: once they rest, the
 // proximity repulsion alone keeps them apart (no CCD impact, no intersection) and
-// the upper sheet lies about a proximity distance above the lower one
-TEST(IClothSolver, StackedSheetsRestWithoutImpacts) {
+// the upper sheet lies about a proximity distance above the lower one; also with
+// the closing pairs as springs in the solve (proximity_stiffness)
+void stacked_sheets_rest(const char* proximity_stiffness) {
   SceneSpec s = test::grid_scene(10, 10, 0.3f, 0.3f, 0.02f);
   ClothSpec top = s.cloths[0];
   for (Vec3f& p : top.mesh.positions) p = Vec3f{p.x + 0.01f, 0.03f, p.z + 0.005f};
@@ -108,6 +109,7 @@ TEST(IClothSolver, StackedSheetsRestWithoutImpacts) {
   for (const Context& ctx : test::backends()) {
     auto wp = make_world(ctx, s);
     World& w = *wp;
+    ASSERT_EQ(w.set_solver_param("proximity_stiffness", proximity_stiffness), "");
     const float th = w.model().materials[0].thickness;
     double late_impacts = 0, late_pairs = 0;
     for (int f = 0; f < 60; ++f) {
@@ -130,6 +132,9 @@ TEST(IClothSolver, StackedSheetsRestWithoutImpacts) {
     }
   }
 }
+
+TEST(IClothSolver, StackedSheetsRestWithoutImpacts) { stacked_sheets_rest("0"); }
+TEST(IClothSolver, StackedSheetsRestWithPairSpringsInTheSolve) { stacked_sheets_rest("10"); }
 
 TEST(IClothSolver, GrabPullsTheGrabbedPointToTheTarget) {
   for (const Context& ctx : test::backends()) {
