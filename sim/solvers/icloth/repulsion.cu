@@ -142,11 +142,15 @@ struct PassArgs {
   const Vec3f* v;
   const float* inv_mass;
   float h, rate;
+  const float* spring_k;  ///< (npairs) N/m, the pairs' springs in the solve this step, or null
 };
 
 // the velocity change of each pair corner for the current velocities; *unmet:
 // the normal velocity misses the target by more than 1% of D per step
-CB_HD inline bool pair_impulse(const PassArgs& a, int i, Vec3f* dv, bool* unmet) {
+// (first: the first pass after the solve, which also spends the friction of the
+// pair's spring: its normal impulse -h^2 k vn changed the relative normal velocity
+// by -h^2 k s vn, and Coulomb bounds the tangential change by mu times that too)
+CB_HD inline bool pair_impulse(const PassArgs& a, int i, bool first, Vec3f* dv, bool* unmet) {
   const ProxPair p = a.pairs[i];
   const int vid[4] = {p.v.a, p.v.b, p.v.c, p.v.d};
   Vec3f vrel{};
@@ -157,12 +161,13 @@ CB_HD inline bool pair_impulse(const PassArgs& a, int i, Vec3f* dv, bool* unmet)
   }
   const float vn = dot(vrel, p.n), target = a.rate * p.overlap / a.h;
   const float dvn = target - vn;
+  const float dvs = first && a.spring_k ? fmaxf(0.f, -a.h * a.h * a.spring_k[i] * s * vn) : 0.f;
   *unmet = dvn > 0.01f * p.reach / a.h && s > 0.f;
   if (!(dvn > 0.f) || !(s > 0.f)) return false;
   Vec3f change = p.n * dvn;  // wanted change of the relative velocity
   const Vec3f vt = vrel - p.n * vn;
   const float lt = length(vt);
-  if (lt > 0.f) change -= vt * (fminf(p.mu * dvn, lt) / lt);
+  if (lt > 0.f) change -= vt * (fminf(p.mu * (dvn + dvs), lt) / lt);
   for (int k = 0; k < 4; ++k) dv[k] = change * (p.w[k] * a.inv_mass[vid[k]] / s);
   return true;
 }
@@ -174,7 +179,7 @@ void pair_pass(const Context& ctx, const PassArgs& a, int np, Vec3f* dv, uint32_
   rows_sum(ctx, np, [=] CB_HD(int i) {
     Vec3f d[4];
     bool u = false;
-    const bool on = !st->done && pair_impulse(a, i, d, &u);
+    const bool on = !st->done && pair_impulse(a, i, st->calls == 0, d, &u);
     for (int k = 0; k < 4; ++k) dv[4 * i + k] = on ? d[k] : Vec3f{};
     active[i] = on ? 1u : 0u;
     return u ? 1.f : 0.f;
@@ -293,6 +298,7 @@ size_t ClothRepulsion::find(const Context& ctx, const Vec3f* x, const float* thi
   find_ccd_candidates(ctx, x, x, m, 0.5f * s.scale * max_thickness, 0.f, cand_);
   const size_t n = cand_.vf.size() + cand_.ee.size();
   candidates_ = n;
+  springs_on_ = false;
   all_.resize(ctx, n);
   flags_.resize(ctx, n);
   keep_.resize(ctx, n);
@@ -331,8 +337,8 @@ void ClothRepulsion::launch_pass(const Context& ctx, Vec3f* v, const float* inv_
                                  const RepulsionSettings& s) {
   const int np = int(pairs_.size());
   if (np == 0) return;
-  pair_pass(ctx, PassArgs{pairs_.data(), v, inv_mass, h, s.rate}, np, dv_.data(), active_.data(), state_.data(),
-            unmet_sum_);
+  pair_pass(ctx, PassArgs{pairs_.data(), v, inv_mass, h, s.rate, springs_on_ ? spring_k_.data() : nullptr}, np,
+            dv_.data(), active_.data(), state_.data(), unmet_sum_);
   const Runs R{run_vert_.data(), chunk_off_.data(), chunk_start_.data(), inc_entry_.data(), int(nruns_),
                int(nchunks_)};
   count_active(ctx, R, active_.data(), chunk_count_.data(), count_.data());
@@ -372,6 +378,7 @@ PairSprings ClothRepulsion::springs(const Context& ctx, const Vec3f* v, const fl
     }
     k[p] = dot(vr, q.n) <= 0.f && s > 0.f ? gamma / (h * h * s) : 0.f;
   });
+  springs_on_ = true;
   ps.pairs = pairs;
   ps.k = k;
   ps.off = off;

@@ -112,6 +112,8 @@ class ClothRepulsion {
   /// velocities v (relative normal velocity <= 0): k = gamma / (h^2 sum_k w_k^2 /
   /// D_k), D_k (kg) the diagonal of A at vertex k (diag: (nverts) kg, mass plus
   /// stiffness terms), so their gap changes 1 / (1 + gamma) of what it would.
+  /// The first filter pass after the solve adds each spring's normal impulse to
+  /// its pair's friction budget (the spring took the impulse the filter would have).
   PairSprings springs(const Context& ctx, const Vec3f* v, const float* diag, const float* inv_mass, float h,
                       float gamma);
   /// The pairs of the last find() (host copy, for tests and debug drawing).
@@ -132,6 +134,7 @@ class ClothRepulsion {
   size_t nruns_ = 0, nchunks_ = 0, candidates_ = 0;
   DeviceBuffer<uint32_t> vert_off_;  ///< (nverts + 1) incidence entries of each vertex (springs())
   DeviceBuffer<float> spring_k_;     ///< (npairs) N/m (springs())
+  bool springs_on_ = false;          ///< springs() was called since the last find(): passes take their friction
   DeviceBuffer<Vec3f> dv_;         ///< (4 npairs) velocity change per pair corner
   DeviceBuffer<uint32_t> active_;  ///< (npairs) the pair needed an impulse in this pass
   DeviceBuffer<uint32_t> count_;   ///< (nverts) active pairs per vertex (valid for vertices in pairs)
