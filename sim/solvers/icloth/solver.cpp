@@ -55,6 +55,7 @@ struct IClothSolver::Impl {
   DeviceBuffer<RestingContact> resting;  ///< (n) resting obstacle contacts of the step
   DeviceBuffer<M3> resting_k;            ///< (n) N/m, their springs (SystemView::extra)
   DeviceBuffer<uint8_t> stuck;           ///< (n) held by static friction at the end of the last step
+  bool stuck_set = false;                ///< stuck may hold flags (cleared when resting contacts stop)
   DeviceBuffer<float> diag;              ///< (n) kg, system_diagonal of the step
   float max_thickness = 0;
   // cloth-cloth proximity repulsion and friction
@@ -146,7 +147,8 @@ size_t IClothSolver::device_bytes() const {
   const Impl& d = *impl_;
   return d.tris.bytes() + d.bends.bytes() + d.tri_rest.bytes() + d.bend_rest.bytes() + d.pattern.bytes() +
          d.mass.bytes() * 4 + d.tri_grad.bytes() + d.bend_grad.bytes() * 2 + d.tri_hw.bytes() + d.bend_hs.bytes() +
-         d.speed.bytes() + d.K.bytes() + d.f.bytes() * 4 + d.cg.bytes() + d.contacts.bytes() + d.resting.bytes() + d.resting_k.bytes() + d.stuck.bytes() + d.diag.bytes() + d.mesh_prox.device_bytes() +
+         d.speed.bytes() + d.K.bytes() + d.f.bytes() * 4 + d.cg.bytes() + d.contacts.bytes() + d.resting.bytes() +
+         d.resting_k.bytes() + d.stuck.bytes() + d.diag.bytes() + d.mesh_prox.device_bytes() +
          d.friction.bytes() + d.repulsion.device_bytes();
 }
 
@@ -198,7 +200,7 @@ void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, dou
   const int n = int(state.size());
   const PatternView pat = d.pattern.view();
   const VertexData vd{d.mass.data(), d.area.data(), state.inv_mass.data()};
-  const float grab_k = params_.grab_stiffness * in.grab.stiffness;
+  const float grab_k = params_.grab_stiffness * in.grab.stiffness;  // N/m, as in system_view
   const bool use_repulsion = params_.repulsion && params_.self_collision && in.self_collision;
   if (use_repulsion) {
     ScopedStage s(in.timer, "proximity");
@@ -214,33 +216,9 @@ void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, dou
     add_external_forces(ctx_, vd, state.x.data(), state.v.data(), n, in.env, float(t), in.grab, grab_k, d.f.data());
     implicit_rhs(ctx_, d.mass.data(), state.v.data(), d.f.data(), n, h, d.rhs.data());
   }
-  SystemView A;
-  A.pat = pat;
-  A.K = d.K.data();
-  A.mass = d.mass.data();
-  A.alpha = d.alpha.data();
-  A.inv_mass = state.inv_mass.data();
-  A.h = h;
-  A.beta = params_.stiffness_damping;
-  A.grab = in.grab;
-  A.grab_k = grab_k;
-  upload_shapes(ctx_, in.obstacles, tau0, tau1, d.shape_start, d.shape_end);
-  const bool resting = params_.obstacle_stiffness > 0.f && (in.obstacles.has_meshes() || !in.obstacles.shapes.empty());
-  if (resting || (use_repulsion && params_.proximity_stiffness > 0.f)) system_diagonal(ctx_, A, d.diag.data());
-  if (use_repulsion && params_.proximity_stiffness > 0.f)
-    A.prox = d.repulsion.springs(ctx_, state.v.data(), d.diag.data(), state.inv_mass.data(), h,
-                                 params_.proximity_stiffness);
-  if (resting) {
-    ScopedStage s(in.timer, "resting contacts");
-    if (in.obstacles.has_meshes())
-      d.mesh_prox.query(ctx_, state.x.data(), n, kRestingReach * d.max_thickness, d.contacts.data());
-    find_resting_contacts(ctx_, in.obstacles.has_meshes() ? d.contacts.data() : nullptr, d.shape_start.data(),
-                          d.shape_end.data(), int(d.shape_end.size()), A, d.diag.data(), state.x.data(), state.v.data(),
-                          d.thickness.data(), d.stuck.data(), kRestingReach, params_.obstacle_stiffness, d.resting.data(),
-                          d.resting_k.data());
-    add_resting_rhs(ctx_, d.resting.data(), n, h, d.rhs.data());
-    A.extra = d.resting_k.data();
-  }
+  upload_shapes(ctx_, in.obstacles, tau0, tau1, d.shape_start, d.shape_end);  // posed for this step
+  SystemView A = system_view(in, state, h);
+  const bool resting = add_contact_springs(in, state, use_repulsion, A);
   {
     ScopedStage s(in.timer, "integration");
     d.v_new.copy_from(state.v);
@@ -267,6 +245,56 @@ void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, dou
     resolve_collisions(in, state, tau0, tau1);
   }
   commit_positions(ctx_, state.x.data(), state.v.data(), d.x_new.data(), state.inv_mass.data(), n, h);
+}
+
+SystemView IClothSolver::system_view(const StepInputs& in, const SimState& state, float h) const {
+  const Impl& d = *impl_;
+  SystemView A;
+  A.pat = d.pattern.view();
+  A.K = d.K.data();
+  A.mass = d.mass.data();
+  A.alpha = d.alpha.data();
+  A.inv_mass = state.inv_mass.data();
+  A.h = h;
+  A.beta = params_.stiffness_damping;
+  A.grab = in.grab;
+  A.grab_k = params_.grab_stiffness * in.grab.stiffness;
+  return A;
+}
+
+// The contacts that enter the solve as springs (after the forces and the
+// right-hand side, before the PCG): resting obstacle contacts (resting_contacts.h)
+// and, opt-in, closing cloth-cloth pairs (ClothRepulsion::springs), against the
+// shapes posed for this step. Returns whether resting contacts were looked for
+// (then resting_friction follows the solve).
+bool IClothSolver::add_contact_springs(const StepInputs& in, const SimState& state, bool use_repulsion,
+                                       SystemView& A) {
+  Impl& d = *impl_;
+  const int n = int(state.size());
+  const float h = A.h;
+  const bool resting =
+      params_.obstacle_stiffness > 0.f && (in.obstacles.has_meshes() || !in.obstacles.shapes.empty());
+  const bool pair_springs = use_repulsion && params_.proximity_stiffness > 0.f;
+  if (!resting && d.stuck_set) {  // switched off or no obstacles left: no static friction carries over
+    d.stuck.upload(ctx_, std::vector<uint8_t>(size_t(n), 0));
+    d.stuck_set = false;
+  }
+  if (resting || pair_springs) system_diagonal(ctx_, A, d.diag.data());
+  if (pair_springs)
+    A.prox = d.repulsion.springs(ctx_, state.v.data(), d.diag.data(), state.inv_mass.data(), h,
+                                 params_.proximity_stiffness);
+  if (!resting) return false;
+  ScopedStage s(in.timer, "resting contacts");
+  if (in.obstacles.has_meshes())
+    d.mesh_prox.query(ctx_, state.x.data(), n, kRestingReach * d.max_thickness, d.contacts.data());
+  find_resting_contacts(ctx_, in.obstacles.has_meshes() ? d.contacts.data() : nullptr, d.shape_start.data(),
+                        d.shape_end.data(), int(d.shape_end.size()), A, d.diag.data(), state.x.data(),
+                        state.v.data(), d.thickness.data(), d.stuck.data(), kRestingReach,
+                        params_.obstacle_stiffness, d.resting.data(), d.resting_k.data());
+  add_resting_rhs(ctx_, d.resting.data(), n, h, d.rhs.data());
+  A.extra = d.resting_k.data();
+  d.stuck_set = true;
+  return true;
 }
 
 // Jacobi passes of the proximity filter until every pair is met (at most

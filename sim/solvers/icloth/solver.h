@@ -14,6 +14,7 @@
 
 #include "sim/solvers/icloth/params.h"
 #include "sim/solvers/icloth/repulsion.h"
+#include "sim/solvers/icloth/system_kernels.h"
 #include "sim/solvers/solver.h"
 
 namespace cb {
@@ -38,6 +39,8 @@ class IClothSolver : public Solver {
   struct Impl;
   void rebuild_rest();
   void step_once(const StepInputs& in, SimState& state, float h, double t, float tau0, float tau1);
+  SystemView system_view(const StepInputs& in, const SimState& state, float h) const;
+  bool add_contact_springs(const StepInputs& in, const SimState& state, bool use_repulsion, SystemView& A);
   RepulsionSettings repulsion_settings() const;
   void repulsion_passes(const StepInputs& in, SimState& state, float h);
   void obstacle_filter(const StepInputs& in, SimState& state, float h, int passes);
