@@ -6,6 +6,9 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "sim/solvers/icloth/solver.h"
 #include "sim/world.h"
@@ -120,9 +123,9 @@ float slide_after(const Context& ctx, float mu, float seconds) {
 // holds), a 0.15 m sheet lying on its middle with cloth friction mu: returns how
 // far the small sheet slid down relative to the large one (m) after `seconds`
 // (it must stay on the large sheet: past its edge it drops onto the plane, whose
-// friction catches it), with the closing cloth-cloth pairs as springs in the
-// solve (proximity_stiffness) or not.
-float sheet_on_sheet_slide(const Context& ctx, float mu, float seconds, const char* proximity_stiffness) {
+// friction catches it), with the solver parameters `params` (name, value).
+using Params = std::vector<std::pair<std::string, std::string>>;
+float sheet_on_sheet_slide(const Context& ctx, float mu, float seconds, const Params& params) {
   const float theta = 20.f * 3.14159265f / 180.f;
   const Mat3f R = rotation(Vec3f{0, 0, 1}, theta);
   constexpr int kLower = 16;
@@ -145,7 +148,7 @@ float sheet_on_sheet_slide(const Context& ctx, float mu, float seconds, const ch
   s.substeps = 2;
   auto wp = make_world(ctx, s);
   World& w = *wp;
-  EXPECT_EQ(w.set_solver_param("proximity_stiffness", proximity_stiffness), "");
+  for (const auto& [name, value] : params) EXPECT_EQ(w.set_solver_param(name, value), "") << name;
   const size_t nl = kLower * kLower;
   auto offset = [&] {  // the small sheet's centroid minus the large one's, along the slope, m
     const std::vector<Vec3f> x = w.positions();
@@ -164,23 +167,33 @@ float sheet_on_sheet_slide(const Context& ctx, float mu, float seconds, const ch
   return d0 - offset();
 }
 
-// (With proximity_stiffness 10 the small sheet creeps instead: 10.7 mm in 1 s.)
 TEST(IClothRestingContacts, SheetOnASheetHoldsBelowTheFrictionAngle) {
-  for (const Context& ctx : test::backends()) EXPECT_LT(std::fabs(sheet_on_sheet_slide(ctx, 0.6f, 1.f, "0")), 3e-3f);
+  for (const Context& ctx : test::backends()) EXPECT_LT(std::fabs(sheet_on_sheet_slide(ctx, 0.6f, 1.f, {})), 3e-3f);
 }
 
-// Not yet true (an open defect of issue 7): cloth slides on cloth too slowly.
-// Measured on the CPU after 0.25 s (Coulomb: 76 mm): 54 mm with the repulsion
-// filter alone (62 mm with the small sheet turned 30 degrees; 82 of 105 mm
-// without friction), and the pair springs hold the sheet: 3.9 mm with
-// proximity_stiffness 10, 7.7 mm with 1 (see RESULTS.md).
-TEST(IClothRestingContacts, DISABLED_SheetOnASheetSlidesWithTheCoulombAcceleration) {
+// The friction model, with the PCG solved to 1e-4: 75 mm after 0.25 s (Coulomb: 76
+// mm; 104 of 105 mm without friction). At the default tolerance, 1e-3, the PCG's
+// early stop loses a quarter of the slide (54 mm; 82 of 105 mm without friction),
+// but a tighter default made the funnel worse (RESULTS.md): the tolerance stays.
+TEST(IClothRestingContacts, SheetOnASheetSlidesWithTheCoulombAcceleration) {
   const float theta = 20.f * 3.14159265f / 180.f, mu = 0.1f, t = 0.25f;
   const float a = 9.81f * (std::sin(theta) - mu * std::cos(theta));
   for (const Context& ctx : test::backends())
-    for (const char* k : {"0", "10"})
-      EXPECT_NEAR(sheet_on_sheet_slide(ctx, mu, t, k), 0.5f * a * t * t, 0.15f * 0.5f * a * t * t)
-          << "proximity_stiffness " << k;
+    EXPECT_NEAR(sheet_on_sheet_slide(ctx, mu, t, {{"cg_tolerance", "1e-4"}}), 0.5f * a * t * t, 0.1f * 0.5f * a * t * t);
+}
+
+// Not yet true (an open defect of issue 7): with the closing pairs as springs in
+// the solve (proximity_stiffness 10), the friction taken from their impulse holds
+// the small sheet: 4.5 mm instead of 76 mm (PCG at 1e-4), and lets it creep by
+// 11 mm in 1 s where it should hold (mu 0.6).
+TEST(IClothRestingContacts, DISABLED_SheetOnASheetWithPairSpringsSlidesWithTheCoulombAcceleration) {
+  const float theta = 20.f * 3.14159265f / 180.f, mu = 0.1f, t = 0.25f;
+  const float a = 9.81f * (std::sin(theta) - mu * std::cos(theta));
+  const Params p{{"cg_tolerance", "1e-4"}, {"proximity_stiffness", "10"}};
+  for (const Context& ctx : test::backends()) {
+    EXPECT_NEAR(sheet_on_sheet_slide(ctx, mu, t, p), 0.5f * a * t * t, 0.1f * 0.5f * a * t * t);
+    EXPECT_LT(std::fabs(sheet_on_sheet_slide(ctx, 0.6f, 1.f, p)), 3e-3f);
+  }
 }
 
 TEST(IClothRestingContacts, SheetOnASlopeHoldsBelowTheFrictionAngle) {
