@@ -63,15 +63,17 @@ void resting_friction(const Context& ctx, const RestingContact* rc, const float*
     if (!(c.k > 0.f) || !(c.friction > 0.f)) return;
     const Vec3f vrel = v[i] - c.velocity;
     const float vn = dot(vrel, c.normal);
-    const float s = h * h * c.k / mass[i];  // spring impulse per unit mass and unit velocity, 1
+    const float s = h * h * c.k / mass[i];  // the spring's impulse per unit mass and unit velocity (dimensionless)
     const float bound = c.friction * fmaxf(0.f, -s * vn);  // mu dv_n, m/s
     const Vec3f vt = vrel - c.normal * vn;
     const float lt = length(vt);
-    if (c.stick) {  // held by the spring: stays while it pushes (v_n <= 0) and its tangential impulse s |v_t| is within the bound
+    if (c.stick) {
+      // held by the spring: stays held while the spring pushes (v_n <= 0) and
+      // its tangential impulse s |v_t| is within the bound
       stuck[i] = vn <= 0.f && s * lt <= bound ? 1 : 0;
       return;
     }
-    if (lt <= bound) {  // friction would stop it: the next solve holds it (stopping it here alone tears the cloth)
+    if (lt <= bound) {  // friction would stop it: the next solve holds it (stopping it here tears the cloth)
       stuck[i] = 1;
       return;
     }

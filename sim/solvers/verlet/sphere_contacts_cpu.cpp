@@ -54,7 +54,6 @@ class StripedLocks {
 // lists. The lists equal the per-particle query's: contact order does not
 // depend on the order of the offers, and every test here (distance,
 // never_contact) is symmetric in i and j.
-
 void find_contacts_hash_cpu(const ParticleHashView& g, const Vec3f* x, int n, float radius, const ContactFilter& f,
                             ContactLists out) {
   std::fill(out.count, out.count + n, 0u);

@@ -179,7 +179,8 @@ TEST(IClothRestingContacts, SheetOnASheetSlidesWithTheCoulombAcceleration) {
   const float theta = 20.f * 3.14159265f / 180.f, mu = 0.1f, t = 0.25f;
   const float a = 9.81f * (std::sin(theta) - mu * std::cos(theta));
   for (const Context& ctx : test::backends())
-    EXPECT_NEAR(sheet_on_sheet_slide(ctx, mu, t, {{"cg_tolerance", "1e-4"}}), 0.5f * a * t * t, 0.1f * 0.5f * a * t * t);
+    EXPECT_NEAR(sheet_on_sheet_slide(ctx, mu, t, {{"cg_tolerance", "1e-4"}}), 0.5f * a * t * t,
+                0.1f * 0.5f * a * t * t);
 }
 
 // Not yet true (an open defect of issue 7): with the closing pairs as springs in
@@ -203,7 +204,8 @@ TEST(IClothRestingContacts, SheetOnASlopeHoldsBelowTheFrictionAngle) {
 TEST(IClothRestingContacts, SheetOnASlopeSlidesWithTheCoulombAcceleration) {
   const float theta = 20.f * 3.14159265f / 180.f, mu = 0.1f, t = 0.5f;
   const float a = 9.81f * (std::sin(theta) - mu * std::cos(theta));
-  for (const Context& ctx : test::backends()) EXPECT_NEAR(slide_after(ctx, mu, t), 0.5f * a * t * t, 0.1f * 0.5f * a * t * t);
+  for (const Context& ctx : test::backends())
+    EXPECT_NEAR(slide_after(ctx, mu, t), 0.5f * a * t * t, 0.1f * 0.5f * a * t * t);
 }
 
 }  // namespace
