@@ -20,7 +20,8 @@ ParamTable IClothParams::to_table() const {
   t.add_float("stiffness_damping", stiffness_damping, 0, 1, "s", "Rayleigh damping beta (force -beta K v)");
   t.add_float("grab_stiffness", grab_stiffness, 0, 1e6, "N/m", "spring of the mouse grab", true);
   t.add_int("obstacle_passes", obstacle_passes, 1, 8, "passes of the analytic-obstacle velocity filter");
-  t.add_float("obstacle_stiffness", obstacle_stiffness, 0, 1e6, "", "resting obstacle contacts in the solve (x the vertex's diagonal; 0 = off)");
+  t.add_float("obstacle_stiffness", obstacle_stiffness, 0, 1e6, "",
+              "resting obstacle contacts in the solve (x the vertex's diagonal; 0 = off)");
   t.add_float("proximity_stiffness", proximity_stiffness, 0, 1e6, "",
               "experimental: closing cloth-cloth pairs in the solve (x their diagonal; 0 = off; sheets then stick)");
   t.add_bool("self_collision", self_collision, "cloth-cloth proximity and CCD");
