@@ -58,6 +58,7 @@ void World::init_state() {
   time_ = 0;
   frame_ = 0;
   grab_ = Grab{};
+  start_clean_ = false;
   stats_ = FrameStats{};
 }
 
@@ -123,7 +124,7 @@ void World::step() {
   state_.x_prev.copy_from(state_.x);
   if (solver_) {
     StepInputs in{model_, scene_.env, obstacles_, grab_, settings_.dt, settings_.substeps, time_,
-                  settings_.self_collision, timer_, stats_};
+                  settings_.self_collision, timer_, stats_, start_clean_};
     solver_->step(in, state_);
   }
   time_ += dt;
@@ -150,9 +151,13 @@ void World::finish_stats(double step_ms) {
   stats_.min_strain = ne ? reduce_min(ctx_, scratch_.data(), size_t(ne)) : 0.f;
   stats_.max_strain = ne ? reduce_max(ctx_, scratch_.data(), size_t(ne)) : 0.f;
   stats_.has_nan = any_nonfinite(ctx_, state_.x.data(), state_.v.data(), int(state_.size()), scratch_);
+  start_clean_ = false;
   if (settings_.check_intersections) {
     ScopedStage s(timer_, "intersection check");
     count_intersecting_pairs();
+    // the next frame starts from these positions, and its obstacles from this
+    // frame's end poses (update_obstacles is a function of time)
+    start_clean_ = stats_.get("intersecting pairs", -1) == 0;
   }
   stats_.stages = timer_.collect();
   stats_.device_bytes = state_.x.bytes() * 3 + state_.inv_mass.bytes() + (solver_ ? solver_->device_bytes() : 0);
@@ -229,6 +234,7 @@ void World::set_pinned(uint32_t v, bool pinned) {
 
 void World::move_pinned(uint32_t v, Vec3f p) {
   if (v >= pinned_.size() || !pinned_[v]) return;
+  start_clean_ = false;
   detail::buffer_copy_from_host(ctx_, state_.x.data() + v, &p, sizeof(Vec3f));
 }
 

@@ -85,7 +85,11 @@ class World {
   const Context& context() const { return ctx_; }
   const ClothModel& model() const { return model_; }
   const SimState& state() const { return state_; }
-  SimState& mutable_state() { return state_; }
+  /// Writable state (tests, tools): the next frame no longer counts as starting clean.
+  SimState& mutable_state() {
+    start_clean_ = false;
+    return state_;
+  }
   HostState host_state() const { return download(state_); }
   /// Host copy of the positions (m), (nverts).
   std::vector<Vec3f> positions() const { return state_.x.to_host(); }
@@ -111,6 +115,9 @@ class World {
   SceneSpec scene_;
   ClothModel model_;
   SimState state_;
+  /// The last frame's exact check found no intersecting pair and nothing has moved
+  /// a vertex since (StepInputs::start_clean).
+  bool start_clean_ = false;
   ObstacleSet obstacles_;
   std::unique_ptr<Solver> solver_;
   SimSettings settings_;

@@ -31,6 +31,11 @@ struct StepInputs {
   bool self_collision = true;    ///< the UI's/scene's self-collision switch
   StageTimer& timer;             ///< per-stage timing (begin/end by name)
   FrameStats& stats;             ///< counters the solver reports
+  /// The world's exact check found no intersecting triangle pair in the state
+  /// this frame starts from (cloth against cloth and the mesh obstacles at their
+  /// start pose), and nothing moved a vertex since: a solver need not look for
+  /// tangles. False when unknown (first frame, checks off, user edits).
+  bool start_clean = false;
 };
 
 /// Points and lines a solver offers for debug drawing (host memory, world space).

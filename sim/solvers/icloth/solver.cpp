@@ -163,9 +163,10 @@ void IClothSolver::step(const StepInputs& in, SimState& state) {
     ScopedStage s(in.timer, "obstacle bvh");
     impl_->mesh_prox.update(ctx_, in.obstacles, in.dt);
   }
-  // the state may come from another solver or a user edit: every frame starts
-  // with a look for tangles; later sub-steps only while some were found
-  impl_->check_tangles = true;
+  // the state may come from another solver or a user edit: a frame starts with
+  // a look for tangles unless the world's check vouches for its start; later
+  // sub-steps look only while some were found
+  impl_->check_tangles = !in.start_clean;
   for (int s = 0; s < substeps; ++s)
     step_once(in, state, h, in.time + double(s) * h, float(s) / float(substeps), float(s + 1) / float(substeps));
   if (params_.count_intersections) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <string>
 
 #include "sim/solvers/icloth/solver.h"
 #include "sim/world.h"
@@ -135,6 +136,37 @@ void stacked_sheets_rest(const char* proximity_stiffness) {
 
 TEST(IClothSolver, StackedSheetsRestWithoutImpacts) { stacked_sheets_rest("0"); }
 TEST(IClothSolver, StackedSheetsRestWithPairSpringsInTheSolve) { stacked_sheets_rest("10"); }
+
+bool ran_stage(const World& w, const std::string& name) {
+  for (const auto& st : w.stats().stages)
+    if (st.first == name) return true;
+  return false;
+}
+
+// The tangle search before a frame (an exact intersection count at its start)
+// is skipped when the world's own check after the last frame found none and
+// nothing moved the cloth since; it runs on the first frame, after a direct edit
+// of the state, and every frame when the world does not check.
+TEST(IClothSolver, TangleSearchOnlyWhenTheStartIsNotVouchedFor) {
+  for (const Context& ctx : test::backends()) {
+    auto wp = make_world(ctx, hanging_scene(8, 0.4f));
+    World& w = *wp;
+    w.step();
+    EXPECT_TRUE(ran_stage(w, "tangle check")) << "first frame";
+    ASSERT_EQ(w.stats().get("intersecting pairs", -1), 0);
+    w.step();
+    EXPECT_FALSE(ran_stage(w, "tangle check")) << "a clean start, checked by the world";
+    w.mutable_state();
+    w.step();
+    EXPECT_TRUE(ran_stage(w, "tangle check")) << "after an edit of the state";
+    SimSettings st = w.settings();
+    st.check_intersections = false;
+    ASSERT_EQ(w.set_settings(st), "");
+    w.step();
+    w.step();
+    EXPECT_TRUE(ran_stage(w, "tangle check")) << "without the world's check";
+  }
+}
 
 TEST(IClothSolver, GrabPullsTheGrabbedPointToTheTarget) {
   for (const Context& ctx : test::backends()) {
