@@ -11,6 +11,7 @@
 #include "sim/collision/penetration.h"
 #include "sim/model/grid.h"
 #include "sim/solvers/icloth/collision_handler.h"
+#include "sim/solvers/icloth/collision_kernels.h"
 #include "support/test_support.h"
 
 namespace cb::icloth {
@@ -68,6 +69,57 @@ std::set<std::array<int, 4>> keys(const std::vector<Impact>& imps) {
   std::set<std::array<int, 4>> k;
   for (const Impact& im : imps) k.insert({im.v[0], im.v[1], im.v[2], im.v[3]});
   return k;
+}
+
+// The broad phase leaves out of its hash the obstacle triangles whose boxes miss
+// the box around the cloth (when the obstacle has more triangles than the
+// cloth): the pairs are still exactly the overlapping cloth-cloth and
+// cloth-obstacle box pairs that share no vertex, as brute force lists them.
+TEST(IClothCollisions, CandidatePairsAreTheOverlappingBoxPairsWithALargeObstacle) {
+  GridSpec small, large;
+  small.nx = small.ny = 6;
+  small.width = small.height = 0.1f;
+  large.nx = large.ny = 30;
+  large.width = large.height = 1.f;
+  const TriMesh cm = make_grid(small), om = make_grid(large);
+  std::vector<Vec3f> x0, x1;
+  std::vector<Int3> tris;
+  for (const Vec3f& p : cm.positions) x0.push_back(Vec3f{p.x + 0.2f, 0.004f, p.y - 0.1f});  // cloth just above
+  for (const Vec3f& p : om.positions) x0.push_back(Vec3f{p.x, 0.f, p.y});                 // a wide floor
+  const int nv_cloth = int(cm.positions.size());
+  for (const Int3& t : cm.tris) tris.push_back(t);
+  for (const Int3& t : om.tris) tris.push_back({t.a + nv_cloth, t.b + nv_cloth, t.c + nv_cloth});
+  x1 = x0;
+  for (int v = 0; v < nv_cloth; ++v) x1[size_t(v)].y -= 0.006f;  // the cloth moves down through the floor's level
+  const int nc = int(cm.tris.size()), nt = int(tris.size());
+  ASSERT_GT(nt - nc, nc) << "the culling path";
+  const float margin = 0.001f;
+  for (const Context& ctx : test::backends()) {
+    DeviceBuffer<Vec3f> dx0(ctx, x0), dx1(ctx, x1);
+    DeviceBuffer<Int3> dt(ctx, tris);
+    DeviceBuffer<Aabb> boxes(ctx, size_t(nt));
+    const SweptSoup soup{dx0.data(), dx1.data(), dt.data(), nt, nc};
+    swept_boxes(ctx, soup, margin, boxes.data());
+    for (bool self : {true, false}) {
+      DeviceBuffer<Int2> pairs;
+      const size_t np = candidate_pairs(ctx, soup, boxes.data(), nullptr, self, pairs);
+      std::set<std::pair<int, int>> got;
+      for (const Int2& p : pairs.to_host()) got.insert({p.a, p.b});
+      EXPECT_EQ(got.size(), np);
+      const std::vector<Aabb> hb = boxes.to_host();
+      std::set<std::pair<int, int>> want;
+      for (int i = 0; i < nc; ++i)
+        for (int j = i + 1; j < nt; ++j) {
+          if (j < nc && !self) continue;
+          bool shared = false;
+          for (int p = 0; p < 3; ++p)
+            for (int q = 0; q < 3; ++q) shared = shared || tris[size_t(i)][p] == tris[size_t(j)][q];
+          if (!shared && overlaps(hb[size_t(i)], hb[size_t(j)])) want.insert({i, j});
+        }
+      EXPECT_GT(want.size(), 20u);
+      EXPECT_EQ(got, want) << "self-collision " << self;
+    }
+  }
 }
 
 TEST(IClothCollisions, IncrementalCcdFindsTheSameImpactsAsFullCcd) {
