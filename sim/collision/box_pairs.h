@@ -114,4 +114,34 @@ size_t find_box_pairs(const Context& ctx, const Aabb* boxes, int n, float cell_s
 /// no filter. Returns the count.
 size_t find_overlapping_pairs(const Context& ctx, const Aabb* boxes, int n, float cell_size, DeviceBuffer<Int2>& out);
 
+/// find_box_pairs for pairs that involve one of the first `nfirst` boxes at least
+/// (keep(i, j) rejects every pair with i >= nfirst: e.g. cloth triangles first,
+/// then obstacle triangles, whose pairs among themselves do not count). When the
+/// other boxes outnumber the first ones, those that miss the bounds of all the
+/// first boxes (they can be in no pair) stay out of the hash, which they would
+/// otherwise fill with pairs that keep() rejects (a body under a small garment).
+/// The same pairs, with the same ids, as find_box_pairs(ctx, boxes, n, 0, keep).
+template <class Keep>
+size_t find_box_pairs_with_first(const Context& ctx, const Aabb* boxes, int n, int nfirst, Keep keep,
+                                 DeviceBuffer<Int2>& out) {
+  if (n - nfirst <= nfirst || nfirst <= 0) return find_box_pairs(ctx, boxes, n, 0.f, keep, out);
+  Aabb first_bounds;
+  float mean_extent = 0.f;
+  box_pairs_detail::box_stats(ctx, boxes, nfirst, &first_bounds, &mean_extent);
+  DeviceBuffer<uint32_t> flags(ctx, size_t(n)), idx(ctx, size_t(n));
+  uint32_t* f = flags.data();
+  parallel_for(ctx, n, [=] CB_HD(int i) { f[i] = i < nfirst || overlaps(boxes[i], first_bounds) ? 1u : 0u; });
+  const int m = int(compact_indices(ctx, flags.data(), idx.data(), size_t(n)));  // increasing ids
+  DeviceBuffer<Aabb> sub(ctx, size_t(m));
+  const uint32_t* id = idx.data();
+  Aabb* sb = sub.data();
+  parallel_for(ctx, m, [=] CB_HD(int k) { sb[k] = boxes[id[k]]; });
+  // a < b gives id[a] < id[b]: the pairs keep their order
+  auto keep_sub = [=] CB_HD(int a, int b) { return keep(int(id[a]), int(id[b])); };
+  const size_t np = find_box_pairs(ctx, sub.data(), m, 0.f, keep_sub, out);
+  Int2* o = out.data();
+  parallel_for(ctx, int(np), [=] CB_HD(int k) { o[k] = Int2{int(id[o[k].a]), int(id[o[k].b])}; });
+  return np;
+}
+
 }  // namespace cb

@@ -68,8 +68,10 @@ IntersectionCounts count_intersections(const Context& ctx, const TriSet& cloth, 
   int nc = cloth.ntris;
   DeviceBuffer<Int2> cand;
   // broad phase: skip obstacle-obstacle pairs and cloth triangles sharing a vertex
-  find_box_pairs(ctx, boxes.data(), n, 0.f,
-                 [=] CB_HD(int i, int j) { return i < nc && (j >= nc || !share_vertex(ct[i], ct[j])); }, cand);
+  // (obstacle triangles that cannot meet the cloth stay out of the hash)
+  find_box_pairs_with_first(
+      ctx, boxes.data(), n, nc, [=] CB_HD(int i, int j) { return i < nc && (j >= nc || !share_vertex(ct[i], ct[j])); },
+      cand);
   out.candidates = cand.size();
   if (cand.empty()) return out;
   DeviceBuffer<uint32_t> cls(ctx, cand.size());

@@ -138,6 +138,29 @@ TEST(Penetration, FoldedSheetMatchesBruteForce) {
   for (const Context& ctx : test::backends()) EXPECT_EQ(count_host(ctx, g.positions, g.tris).within_cloth, ref);
 }
 
+// A small bumpy sheet pushed partly through a large floor (the obstacle has far
+// more triangles than the cloth, so the floor triangles away from the sheet stay
+// out of the hash): cloth-obstacle intersections equal brute force.
+TEST(Penetration, SmallClothThroughALargeObstacleMatchesBruteForce) {
+  TriMesh cloth = grid(8, 8, 0.02f), floor = grid(50, 50, 0.04f);
+  for (Vec3f& p : cloth.positions) p = Vec3f(p.x + 0.5f, 0.01f * std::sin(40.f * p.x + 25.f * p.y), p.y + 0.6f);
+  for (Vec3f& p : floor.positions) p = Vec3f(p.x, 0.f, p.y);
+  ASSERT_GT(floor.tris.size(), 2 * cloth.tris.size());
+  size_t ref = 0;
+  for (const Int3& a : cloth.tris)
+    for (const Int3& b : floor.tris) {
+      Vec3f P[3] = {cloth.positions[size_t(a.a)], cloth.positions[size_t(a.b)], cloth.positions[size_t(a.c)]};
+      Vec3f Q[3] = {floor.positions[size_t(b.a)], floor.positions[size_t(b.b)], floor.positions[size_t(b.c)]};
+      ref += triangles_intersect(P, Q);
+    }
+  ASSERT_GT(ref, 10u);
+  for (const Context& ctx : test::backends()) {
+    IntersectionCounts c = count_host(ctx, cloth.positions, cloth.tris, nullptr, &floor.positions, &floor.tris);
+    EXPECT_EQ(c.cloth_obstacle, ref);
+    EXPECT_EQ(c.within_cloth, brute_self(cloth.positions, cloth.tris));
+  }
+}
+
 TEST(Penetration, ComponentsLabelPieces) {
   std::vector<Int3> t = {Int3{0, 1, 2}, Int3{2, 3, 0}, Int3{4, 5, 6}};
   auto c = triangle_components(7, t);
