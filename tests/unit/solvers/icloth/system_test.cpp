@@ -35,6 +35,23 @@ std::vector<Vec3f> perturbed(const ClothModel& m, unsigned seed, float amp) {
   return x;
 }
 
+// A small sheet's model, its element rest data (weft / warp stiffness
+// weft_ratio), its block pattern and positions perturbed by up to amp m
+struct DeformedSheet {
+  ClothModel m;
+  ElementRest r;
+  BlockPattern bp;
+  std::vector<Vec3f> x;
+};
+DeformedSheet deformed_sheet(int nx, int ny, float weft_ratio, unsigned seed, float amp) {
+  DeformedSheet s;
+  s.m = small_model(nx, ny);
+  s.r = build_element_rest(s.m, weft_ratio);
+  s.bp = build_block_pattern(s.m.num_vertices(), s.m.tris, s.m.topo.bends);
+  s.x = perturbed(s.m, seed, amp);
+  return s;
+}
+
 // total elastic energy on the host, in double
 double total_energy(const ClothModel& m, const ElementRest& r, const std::vector<Vec3d>& x) {
   double e = 0;
@@ -93,10 +110,7 @@ TEST(IClothSystem, PatternHoldsEdgesAndHingesAndSortedRows) {
 }
 
 TEST(IClothSystem, GatheredForcesAreMinusTheEnergyGradient) {
-  ClothModel m = small_model(5, 4);
-  ElementRest r = build_element_rest(m, 0.7f);
-  BlockPattern bp = build_block_pattern(m.num_vertices(), m.tris, m.topo.bends);
-  std::vector<Vec3f> x = perturbed(m, 7, 0.01f);
+  const auto [m, r, bp, x] = deformed_sheet(5, 4, 0.7f, 7, 0.01f);
   std::vector<Vec3d> xd(x.size());
   for (size_t i = 0; i < x.size(); ++i) xd[i] = Vec3d(x[i]);
   for (const Context& ctx : test::backends()) {
@@ -116,10 +130,7 @@ TEST(IClothSystem, GatheredForcesAreMinusTheEnergyGradient) {
 }
 
 TEST(IClothSystem, GatheredStiffnessEqualsDenseAssembly) {
-  ClothModel m = small_model(5, 4);
-  ElementRest r = build_element_rest(m, 1.f);
-  BlockPattern bp = build_block_pattern(m.num_vertices(), m.tris, m.topo.bends);
-  std::vector<Vec3f> x = perturbed(m, 9, 0.01f);
+  const auto [m, r, bp, x] = deformed_sheet(5, 4, 1.f, 9, 0.01f);
   const size_t n = x.size();
   std::vector<double> dense(9 * n * n, 0.0);  // (3n)^2
   auto add = [&](int i, int j, const M3T<double>& b) {
@@ -184,10 +195,7 @@ struct DeviceSystem {
 // A = (1 + h alpha) M + (h beta + h^2) K with K the gathered stiffness of a
 // deformed grid: CG recovers x_true from b = A x_true; pinned entries keep the guess.
 TEST(IClothCg, SolvesAKnownSpdSystem) {
-  ClothModel m = small_model(12, 10);
-  ElementRest r = build_element_rest(m, 1.f);
-  BlockPattern bp = build_block_pattern(m.num_vertices(), m.tris, m.topo.bends);
-  std::vector<Vec3f> x = perturbed(m, 11, 0.005f);
+  const auto [m, r, bp, x] = deformed_sheet(12, 10, 1.f, 11, 0.005f);
   const int n = int(x.size());
   std::vector<float> w(size_t(n), 1.f), alpha(size_t(n), 0.1f);
   w[0] = w[5] = 0.f;  // two pins
@@ -216,10 +224,7 @@ TEST(IClothCg, SolvesAKnownSpdSystem) {
 // Jacobi blocks and the same CG solution as in CSR order, on every backend (a
 // 12 x 10 grid: 120 rows, four slices, the last one partly empty)
 TEST(IClothSystem, SellLayoutGivesTheSameSystemAsCsr) {
-  ClothModel m = small_model(12, 10);
-  ElementRest r = build_element_rest(m, 1.f);
-  BlockPattern bp = build_block_pattern(m.num_vertices(), m.tris, m.topo.bends);
-  std::vector<Vec3f> x = perturbed(m, 5, 0.005f);
+  const auto [m, r, bp, x] = deformed_sheet(12, 10, 1.f, 5, 0.005f);
   const size_t n = x.size();
   std::vector<float> w(n, 1.f), alpha(n, 0.1f);
   w[3] = 0.f;
