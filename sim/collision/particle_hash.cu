@@ -47,18 +47,6 @@ void counting_sort_cpu(int n, uint32_t table, const uint32_t* key, const Vec3f* 
   }
 }
 
-// GPU path: after the radix sort, bucket b starts at the first sorted key >= b.
-void fill_starts(const Context& ctx, int n, uint32_t table, const uint32_t* key, uint32_t* start) {
-  parallel_for(ctx, int(table) + 1, [=] CB_HD(int b) {
-    uint32_t lo = 0, hi = uint32_t(n);
-    while (lo < hi) {
-      uint32_t mid = (lo + hi) >> 1;
-      if (key[mid] < uint32_t(b)) lo = mid + 1; else hi = mid;
-    }
-    start[b] = lo;
-  });
-}
-
 void gather_positions(const Context& ctx, int n, const Vec3f* x, const uint32_t* id, Vec3f* sorted_x) {
   parallel_for(ctx, n, [=] CB_HD(int s) { sorted_x[s] = x[id[s]]; });
 }
@@ -98,7 +86,7 @@ void ParticleHash::build(const Context& ctx, const Vec3f* x, int n, float cell, 
   d::compute_keys(ctx, x, n, 1.f / cell, table - 1, key_.data(), sorted_id_.data());
   if (ctx.is_cuda()) {
     sort_by_key(ctx, key_.data(), sorted_id_.data(), size_t(n));
-    d::fill_starts(ctx, n, table, key_.data(), start_.data());
+    key_starts(ctx, key_.data(), size_t(n), table, start_.data());  // bucket b: first sorted key >= b
     d::gather_positions(ctx, n, x, sorted_id_.data(), sorted_x_.data());
   } else {
     d::counting_sort_cpu(n, table, key_.data(), x, sorted_id_.data(), start_.data(), sorted_x_.data());

@@ -127,4 +127,16 @@ size_t run_starts(const Context& ctx, const uint32_t* sorted_keys, size_t n, uin
   });
 }
 
+void key_starts(const Context& ctx, const uint32_t* sorted_keys, size_t n, uint32_t nkeys, uint32_t* out) {
+  const uint32_t count = uint32_t(n);
+  parallel_for(ctx, int(nkeys) + 1, [=] CB_HD(int b) {  // binary search: one thread per key
+    uint32_t lo = 0, hi = count;
+    while (lo < hi) {
+      const uint32_t mid = (lo + hi) >> 1;
+      if (sorted_keys[mid] < uint32_t(b)) lo = mid + 1; else hi = mid;
+    }
+    out[b] = lo;
+  });
+}
+
 }  // namespace cb

@@ -34,4 +34,9 @@ size_t compact_indices(const Context& ctx, const uint32_t* flags, uint32_t* out,
 size_t run_starts(const Context& ctx, const uint32_t* sorted_keys, size_t n, uint32_t* out_keys,
                   uint32_t* out_starts);
 
+/// For keys sorted ascending (all < nkeys), out[b] = the first index i with
+/// keys[i] >= b, for b in [0, nkeys]: key b's entries are [out[b], out[b + 1])
+/// (a start table indexed by key, empty keys included). `out` needs nkeys + 1 entries.
+void key_starts(const Context& ctx, const uint32_t* sorted_keys, size_t n, uint32_t nkeys, uint32_t* out);
+
 }  // namespace cb

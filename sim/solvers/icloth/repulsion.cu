@@ -354,17 +354,8 @@ PairSprings ClothRepulsion::springs(const Context& ctx, const Vec3f* v, const fl
   if (np == 0 || !(gamma > 0.f)) return ps;
   vert_off_.resize(ctx, size_t(nv) + 1);
   spring_k_.resize(ctx, size_t(np));
-  const uint32_t* keys = inc_vert_.data();
-  uint32_t* off = vert_off_.data();
-  const uint32_t ne = uint32_t(4 * np);
-  parallel_for(ctx, nv + 1, [=] CB_HD(int i) {  // first entry of vertex i (keys sorted)
-    uint32_t lo = 0, hi = ne;
-    while (lo < hi) {
-      const uint32_t mid = (lo + hi) >> 1;
-      if (keys[mid] < uint32_t(i)) lo = mid + 1; else hi = mid;
-    }
-    off[i] = lo;
-  });
+  key_starts(ctx, inc_vert_.data(), size_t(4 * np), uint32_t(nv), vert_off_.data());  // incidence sorted by vertex
+  const uint32_t* off = vert_off_.data();
   const ProxPair* pairs = pairs_.data();
   float* k = spring_k_.data();
   parallel_for(ctx, np, [=] CB_HD(int p) {

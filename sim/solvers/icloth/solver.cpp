@@ -199,10 +199,9 @@ void upload_shapes(const Context& ctx, const ObstacleSet& o, float tau0, float t
 void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, double t, float tau0, float tau1) {
   Impl& d = *impl_;
   const int n = int(state.size());
-  const PatternView pat = d.pattern.view();
   const VertexData vd{d.mass.data(), d.area.data(), state.inv_mass.data()};
-  const float grab_k = params_.grab_stiffness * in.grab.stiffness;  // N/m, as in system_view
   const bool use_repulsion = params_.repulsion && params_.self_collision && in.self_collision;
+  SystemView A = system_view(in, state, h);  // K is filled by the forces stage
   if (use_repulsion) {
     ScopedStage s(in.timer, "proximity");
     size_t num_prox = d.repulsion.find(ctx_, state.x.data(), d.thickness.data(), d.friction.data(), d.max_thickness,
@@ -212,13 +211,12 @@ void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, dou
   {
     ScopedStage s(in.timer, "forces");
     eval_elements(ctx_, d.el_in(), state.x.data(), d.el_out());
-    gather_elastic_forces(ctx_, pat, d.el_out(), d.f.data());
-    gather_stiffness(ctx_, pat, d.el_in(), d.el_out(), d.K.data());
-    add_external_forces(ctx_, vd, state.x.data(), state.v.data(), n, in.env, float(t), in.grab, grab_k, d.f.data());
+    gather_elastic_forces(ctx_, A.pat, d.el_out(), d.f.data());
+    gather_stiffness(ctx_, A.pat, d.el_in(), d.el_out(), d.K.data());
+    add_external_forces(ctx_, vd, state.x.data(), state.v.data(), n, in.env, float(t), in.grab, A.grab_k, d.f.data());
     implicit_rhs(ctx_, d.mass.data(), state.v.data(), d.f.data(), n, h, d.rhs.data());
   }
   upload_shapes(ctx_, in.obstacles, tau0, tau1, d.shape_start, d.shape_end);  // posed for this step
-  SystemView A = system_view(in, state, h);
   const bool resting = add_contact_springs(in, state, use_repulsion, A);
   {
     ScopedStage s(in.timer, "integration");

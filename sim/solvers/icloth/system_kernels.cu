@@ -58,9 +58,8 @@ void apply_system(const Context& ctx, const SystemView& A, const Vec3f* p, Vec3f
 
 void system_diagonal(const Context& ctx, const SystemView& A, float* D) {
   parallel_for(ctx, A.pat.nverts, [=] CB_HD(int i) {
-    const float h = A.h;
-    const M3 Kd = A.K[A.pat.stored(i, A.pat.diag[i])] * (h * A.beta + h * h);
-    D[i] = (1.f + h * A.alpha[i]) * A.mass[i] + (Kd.m[0][0] + Kd.m[1][1] + Kd.m[2][2]) / 3.f;
+    const M3 Kd = stiffness_diagonal(A, i);
+    D[i] = mass_diagonal(A, i) + (Kd.m[0][0] + Kd.m[1][1] + Kd.m[2][2]) / 3.f;
   });
 }
 
@@ -70,10 +69,10 @@ void block_jacobi(const Context& ctx, const SystemView& A, M3* P) {
       P[i] = M3{};
       return;
     }
-    const float h = A.h, ck = h * A.beta + h * h;
-    M3 d = A.K[A.pat.stored(i, A.pat.diag[i])] * ck;
+    const float h = A.h;
+    M3 d = stiffness_diagonal(A, i);
     float gw = grab_weight(A.grab, i);
-    d += M3::identity((1.f + h * A.alpha[i]) * A.mass[i] + h * h * A.grab_k * gw * gw);
+    d += M3::identity(mass_diagonal(A, i) + h * h * A.grab_k * gw * gw);
     if (A.extra) d += A.extra[i] * (h * h);
     if (A.prox.k)
       for (uint32_t e = A.prox.off[i]; e < A.prox.off[i + 1]; ++e) {
@@ -82,7 +81,7 @@ void block_jacobi(const Context& ctx, const SystemView& A, M3* P) {
         add_outer(d, h * h * A.prox.k[ent >> 2] * q.w[c] * q.w[c], q.n, q.n);
       }
     M3 inv;
-    if (!invert(d, inv)) inv = M3::identity(1.f / ((1.f + h * A.alpha[i]) * A.mass[i]));
+    if (!invert(d, inv)) inv = M3::identity(1.f / mass_diagonal(A, i));
     P[i] = inv;
   });
 }

@@ -63,6 +63,14 @@ CB_HD inline float grab_weight(const Grab& g, int i) {
   return (g.verts.a == i ? g.bary.x : 0.f) + (g.verts.b == i ? g.bary.y : 0.f) + (g.verts.c == i ? g.bary.z : 0.f);
 }
 
+/// (1 + h alpha) m at vertex i (kg): the mass part of A's diagonal block.
+CB_HD inline float mass_diagonal(const SystemView& A, int i) { return (1.f + A.h * A.alpha[i]) * A.mass[i]; }
+
+/// (h beta + h^2) K_ii (kg): the stiffness part of A's diagonal block at vertex i.
+CB_HD inline M3 stiffness_diagonal(const SystemView& A, int i) {
+  return A.K[A.pat.stored(i, A.pat.diag[i])] * (A.h * A.beta + A.h * A.h);
+}
+
 /// Row i of the proximity springs' product: sum over vertex i's pairs of
 /// k w_i n (n . sum_k w_k p_k) (N/m times p's unit).
 CB_HD inline Vec3f prox_row(const PairSprings& ps, const Vec3f* p, int i) {
@@ -82,7 +90,7 @@ CB_HD inline Vec3f prox_row(const PairSprings& ps, const Vec3f* p, int i) {
 CB_HD inline Vec3f system_row(const SystemView& A, const Vec3f* p, int i) {
   if (A.inv_mass[i] == 0.f) return Vec3f{};
   const float h = A.h, ck = h * A.beta + h * h;
-  Vec3f s = p[i] * ((1.f + h * A.alpha[i]) * A.mass[i]);
+  Vec3f s = p[i] * mass_diagonal(A, i);
   const uint32_t len = A.pat.row_len(i), start = A.pat.row_start(i), stride = A.pat.row_stride();
   for (uint32_t b = 0; b < len; ++b) {
     const uint32_t k = start + b * stride;
