@@ -22,20 +22,6 @@ Shape interpolate_shape(const Shape& a, const Shape& b, float t) {
   return s;
 }
 
-namespace {
-
-// raises the relative normal velocity by dvn along n and applies Coulomb friction
-CB_HD inline Vec3f respond(Vec3f v, Vec3f vo, Vec3f n, float dvn, float mu) {
-  Vec3f vrel = v - vo;
-  float vn = dot(vrel, n);
-  Vec3f vt = vrel - n * vn;
-  float lt = length(vt);
-  if (lt > 0.f) vt *= fmaxf(0.f, 1.f - mu * dvn / lt);
-  return vo + n * (vn + dvn) + vt;
-}
-
-}  // namespace
-
 void shape_velocity_filter(const Context& ctx, const Shape* start, const Shape* end, int nshapes, const Vec3f* x,
                            Vec3f* v, const float* w, const float* thickness, int n, float h, int passes) {
   if (nshapes == 0) return;
@@ -48,7 +34,8 @@ void shape_velocity_filter(const Context& ctx, const Shape* start, const Shape* 
         float d = shape_distance(end[s], xp, &nrm);
         if (!(d < thickness[i])) continue;
         Vec3f vo = shape_point_velocity(end[s], start[s], xp, h);
-        vi = respond(vi, vo, nrm, (thickness[i] - d) / h, end[s].friction);
+        const float dvn = (thickness[i] - d) / h;
+        vi = respond(vi, vo, nrm, dvn, end[s].friction * dvn);
       }
     v[i] = vi;
   });
@@ -62,7 +49,8 @@ void mesh_velocity_filter(const Context& ctx, const ObstacleContact* contacts, c
     Vec3f xp = x[i] + v[i] * h;
     float d = dot(xp - c.point, c.normal);  // signed: negative when crossed to the far side
     if (!(d < thickness[i])) return;
-    v[i] = respond(v[i], c.velocity, c.normal, (thickness[i] - d) / h, c.friction);
+    const float dvn = (thickness[i] - d) / h;
+    v[i] = respond(v[i], c.velocity, c.normal, dvn, c.friction * dvn);
   });
 }
 

@@ -12,6 +12,19 @@
 
 namespace cb::icloth {
 
+/// Contact response relative to an obstacle moving at vo (m/s): raises the
+/// relative normal velocity of v along the unit normal n by dvn and takes up to
+/// `friction_dv` (Coulomb: mu times the normal velocity change the contact
+/// applied) off the relative tangential velocity, never reversing it.
+CB_HD inline Vec3f respond(Vec3f v, Vec3f vo, Vec3f n, float dvn, float friction_dv) {
+  Vec3f vrel = v - vo;
+  float vn = dot(vrel, n);
+  Vec3f vt = vrel - n * vn;
+  float lt = length(vt);
+  if (lt > 0.f) vt *= fmaxf(0.f, 1.f - friction_dv / lt);
+  return vo + n * (vn + dvn) + vt;
+}
+
 /// Pose of a moving shape at fraction t in [0, 1] between a (t = 0) and b (t = 1):
 /// translation interpolated linearly, rotation about the relative rotation's axis.
 Shape interpolate_shape(const Shape& a, const Shape& b, float t);

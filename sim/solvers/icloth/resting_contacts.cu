@@ -2,6 +2,7 @@
 #include "sim/solvers/icloth/resting_contacts.h"
 
 #include "sim/core/parallel.h"
+#include "sim/solvers/icloth/obstacle_kernels.h"
 
 namespace cb::icloth {
 
@@ -77,7 +78,7 @@ void resting_friction(const Context& ctx, const RestingContact* rc, const float*
       stuck[i] = 1;
       return;
     }
-    v[i] = c.velocity + c.normal * vn + vt * (1.f - bound / lt);
+    v[i] = respond(v[i], c.velocity, c.normal, 0.f, bound);  // kinetic friction only
   });
 }
 
