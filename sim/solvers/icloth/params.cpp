@@ -23,7 +23,7 @@ ParamTable IClothParams::to_table() const {
   t.add_float("obstacle_stiffness", obstacle_stiffness, 0, 1e6, "",
               "resting obstacle contacts in the solve (x the vertex's diagonal; 0 = off)");
   t.add_float("proximity_stiffness", proximity_stiffness, 0, 1e6, "",
-              "experimental: closing cloth-cloth pairs in the solve (x their diagonal; 0 = off; sheets then stick)");
+              "closing cloth-cloth pairs as springs with friction in the solve (x their diagonal; 0 = off)");
   t.add_bool("self_collision", self_collision, "cloth-cloth proximity and CCD");
   t.add_float("thickness", thickness, 0, 0.1, "m", "collision thickness (0 = the materials')");
   t.add_bool("repulsion", repulsion, "cloth-cloth proximity repulsion and friction (velocity filter)");

@@ -20,8 +20,9 @@ struct IClothParams {
   /// in units of the vertex's diagonal of A: the solve's motion into an obstacle is
   /// 1 / (1 + this) of what it would be; 0 = off (the velocity filter alone)
   float obstacle_stiffness = 100.f;
-  /// the same for cloth-cloth proximity pairs that close or rest (0 = off: the
-  /// repulsion filter alone)
+  /// the same for cloth-cloth proximity pairs that close or rest, as springs
+  /// along the surfaces' normal with Coulomb friction in the solve
+  /// (ClothRepulsion::springs; 0 = off: the repulsion filter alone)
   float proximity_stiffness = 0.f;
   // penetration handling (Tang et al. 2018, Sec. 3-4)
   bool self_collision = true;    ///< cloth-cloth proximity and CCD (also needs the scene's switch)

@@ -39,6 +39,32 @@ CB_HD inline bool finish_pair(ProxPair& p, Vec3f d, Vec3f fallback, float D) {
   return true;
 }
 
+// Below this |cos| between the features' normal and the pair's normal n, a pair
+// gets no spring in the solve (an edge-on contact: the filter alone serves it).
+constexpr float kSpringMinCos = 0.5f;
+// Below this fraction of its reach per step, a pair's tangential speed counts
+// as at rest in the lagged friction's drag (lag_friction).
+constexpr float kStaticSpeed = 0.001f;
+// Edges closer to parallel than this sine have no normal of their own.
+constexpr float kParallelSine = 0.2f;
+
+// The direction of the pair's spring in the solve: the features' normal fn (VF:
+// the triangle's; EE: the cross product of the edges), unit, on n's side, or 0
+// when fn is degenerate (parallel edges: |fn| below 0.2 |e1||e2|, 11.5 degrees)
+// or more than 60 degrees off n. Not n itself: n points between the closest
+// points, and for a vertex beside a triangle or edges that end short of each
+// other it leans along the surfaces. A spring that stiff (gamma D / h^2,
+// ClothRepulsion::springs) along a direction leaning by theta resists sliding
+// with k sin^2 theta: 5 degrees of lean held a sheet sliding on another.
+// Two flat sheets have their normal as fn for every pair, and slide freely.
+CB_HD inline Vec3f spring_direction(Vec3f n, Vec3f fn, float min_len) {
+  const float l = length(fn);
+  if (!(l > min_len) || !(l > 0.f)) return Vec3f{0, 0, 0};
+  const float c = dot(fn, n) / l;
+  if (fabsf(c) < kSpringMinCos) return Vec3f{0, 0, 0};
+  return fn * ((c > 0.f ? 1.f : -1.f) / l);
+}
+
 CB_HD inline bool vf_pair(const Vec3f* x, const Int3* tris, Int2 c, const float* th, const float* fr, float scale,
                           ProxPair& p) {
   const Int3 t = tris[c.b];
@@ -47,7 +73,10 @@ CB_HD inline bool vf_pair(const Vec3f* x, const Int3* tris, Int2 c, const float*
   p.w[0] = 1.f;
   for (int k = 0; k < 3; ++k) p.w[k + 1] = -r.w[k];
   p.mu = mean4(fr, p.v);
-  return finish_pair(p, x[c.a] - r.point, cross(x[t.b] - x[t.a], x[t.c] - x[t.a]), scale * max4(th, p.v));
+  const Vec3f fn = cross(x[t.b] - x[t.a], x[t.c] - x[t.a]);
+  if (!finish_pair(p, x[c.a] - r.point, fn, scale * max4(th, p.v))) return false;
+  p.sn = spring_direction(p.n, fn, 0.f);
+  return true;
 }
 
 CB_HD inline bool ee_pair(const Vec3f* x, const Int2* edges, Int2 c, const float* th, const float* fr, float scale,
@@ -60,7 +89,10 @@ CB_HD inline bool ee_pair(const Vec3f* x, const Int2* edges, Int2 c, const float
   p.w[2] = r.t - 1.f;
   p.w[3] = -r.t;
   p.mu = mean4(fr, p.v);
-  return finish_pair(p, r.c1 - r.c2, cross(x[e1.b] - x[e1.a], x[e2.b] - x[e2.a]), scale * max4(th, p.v));
+  const Vec3f a = x[e1.b] - x[e1.a], b = x[e2.b] - x[e2.a], fn = cross(a, b);
+  if (!finish_pair(p, r.c1 - r.c2, fn, scale * max4(th, p.v))) return false;
+  p.sn = spring_direction(p.n, fn, kParallelSine * length(a) * length(b));
+  return true;
 }
 
 struct NarrowArgs {
@@ -142,15 +174,11 @@ struct PassArgs {
   const Vec3f* v;
   const float* inv_mass;
   float h, rate;
-  const float* spring_k;  ///< (npairs) N/m, the pairs' springs in the solve this step, or null
 };
 
 // the velocity change of each pair corner for the current velocities; *unmet:
 // the normal velocity misses the target by more than 1% of D per step
-// (first: the first pass after the solve, which also spends the friction of the
-// pair's spring: its normal impulse -h^2 k vn changed the relative normal velocity
-// by -h^2 k s vn, and Coulomb bounds the tangential change by mu times that too)
-CB_HD inline bool pair_impulse(const PassArgs& a, int i, bool first, Vec3f* dv, bool* unmet) {
+CB_HD inline bool pair_impulse(const PassArgs& a, int i, Vec3f* dv, bool* unmet) {
   const ProxPair p = a.pairs[i];
   const int vid[4] = {p.v.a, p.v.b, p.v.c, p.v.d};
   Vec3f vrel{};
@@ -161,13 +189,12 @@ CB_HD inline bool pair_impulse(const PassArgs& a, int i, bool first, Vec3f* dv, 
   }
   const float vn = dot(vrel, p.n), target = a.rate * p.overlap / a.h;
   const float dvn = target - vn;
-  const float dvs = first && a.spring_k ? fmaxf(0.f, -a.h * a.h * a.spring_k[i] * s * vn) : 0.f;
   *unmet = dvn > 0.01f * p.reach / a.h && s > 0.f;
   if (!(dvn > 0.f) || !(s > 0.f)) return false;
   Vec3f change = p.n * dvn;  // wanted change of the relative velocity
   const Vec3f vt = vrel - p.n * vn;
   const float lt = length(vt);
-  if (lt > 0.f) change -= vt * (fminf(p.mu * (dvn + dvs), lt) / lt);
+  if (lt > 0.f) change -= vt * (fminf(p.mu * dvn, lt) / lt);
   for (int k = 0; k < 4; ++k) dv[k] = change * (p.w[k] * a.inv_mass[vid[k]] / s);
   return true;
 }
@@ -179,7 +206,7 @@ void pair_pass(const Context& ctx, const PassArgs& a, int np, Vec3f* dv, uint32_
   rows_sum(ctx, np, [=] CB_HD(int i) {
     Vec3f d[4];
     bool u = false;
-    const bool on = !st->done && pair_impulse(a, i, st->calls == 0, d, &u);
+    const bool on = !st->done && pair_impulse(a, i, d, &u);
     for (int k = 0; k < 4; ++k) dv[4 * i + k] = on ? d[k] : Vec3f{};
     active[i] = on ? 1u : 0u;
     return u ? 1.f : 0.f;
@@ -337,8 +364,7 @@ void ClothRepulsion::launch_pass(const Context& ctx, Vec3f* v, const float* inv_
                                  const RepulsionSettings& s) {
   const int np = int(pairs_.size());
   if (np == 0) return;
-  pair_pass(ctx, PassArgs{pairs_.data(), v, inv_mass, h, s.rate, springs_on_ ? spring_k_.data() : nullptr}, np,
-            dv_.data(), active_.data(), state_.data(), unmet_sum_);
+  pair_pass(ctx, PassArgs{pairs_.data(), v, inv_mass, h, s.rate}, np, dv_.data(), active_.data(), state_.data(), unmet_sum_);
   const Runs R{run_vert_.data(), chunk_off_.data(), chunk_start_.data(), inc_entry_.data(), int(nruns_),
                int(nchunks_)};
   count_active(ctx, R, active_.data(), chunk_count_.data(), count_.data());
@@ -346,35 +372,74 @@ void ClothRepulsion::launch_pass(const Context& ctx, Vec3f* v, const float* inv_
   vertex_pass(ctx, R, dv_.data(), div_.data(), inv_mass, chunk_sum_.data(), v);
 }
 
-PairSprings ClothRepulsion::springs(const Context& ctx, const Vec3f* v, const float* diag, const float* inv_mass,
-                                    float h, float gamma) {
+PairSprings ClothRepulsion::springs(const Context& ctx, const Vec3f* v, const M3* B, const float* inv_mass, float h,
+                                    float gamma) {
   const int np = int(pairs_.size());
   const int nv = int(count_.size());
   PairSprings ps;
   if (np == 0 || !(gamma > 0.f)) return ps;
   vert_off_.resize(ctx, size_t(nv) + 1);
   spring_k_.resize(ctx, size_t(np));
+  spring_c_.resize(ctx, size_t(np));
+  spring_scratch_.resize(ctx, size_t(np));
   key_starts(ctx, inc_vert_.data(), size_t(4 * np), uint32_t(nv), vert_off_.data());  // incidence sorted by vertex
   const uint32_t* off = vert_off_.data();
   const ProxPair* pairs = pairs_.data();
   float* k = spring_k_.data();
+  float* fc = spring_c_.data();
   parallel_for(ctx, np, [=] CB_HD(int p) {
     const ProxPair q = pairs[p];
+    k[p] = 0.f;
+    fc[p] = 0.f;
+    if (!(dot(q.sn, q.sn) > 0.f)) return;  // no spring direction: the filter alone
     const int id[4] = {q.v.a, q.v.b, q.v.c, q.v.d};
     Vec3f vr{0, 0, 0};
     float s = 0.f;
     for (int c = 0; c < 4; ++c) {
       vr += v[id[c]] * q.w[c];
-      if (inv_mass[id[c]] != 0.f) s += q.w[c] * q.w[c] / diag[id[c]];
+      if (inv_mass[id[c]] != 0.f) s += q.w[c] * q.w[c] / dot(q.sn, B[id[c]] * q.sn);
     }
-    k[p] = dot(vr, q.n) <= 0.f && s > 0.f ? gamma / (h * h * s) : 0.f;
+    if (dot(vr, q.sn) <= 0.f && s > 0.f) k[p] = gamma / (h * h * s);
   });
   springs_on_ = true;
   ps.pairs = pairs;
   ps.k = k;
+  ps.c = fc;
   ps.off = off;
   ps.entry = inc_entry_.data();
   return ps;
+}
+
+size_t ClothRepulsion::release_pulling_springs(const Context& ctx, const Vec3f* v) {
+  if (!springs_on_) return 0;
+  const ProxPair* pairs = pairs_.data();
+  float* k = spring_k_.data();
+  float* released = spring_scratch_.data();
+  parallel_for(ctx, int(pairs_.size()), [=] CB_HD(int p) {
+    const ProxPair q = pairs[p];
+    const Vec3f g = v[q.v.a] * q.w[0] + v[q.v.b] * q.w[1] + v[q.v.c] * q.w[2] + v[q.v.d] * q.w[3];
+    const bool pulls = k[p] != 0.f && dot(g, q.sn) > 0.f;
+    if (pulls) k[p] = 0.f;
+    released[p] = pulls ? 1.f : 0.f;
+  });
+  return size_t(reduce_sum(ctx, released, pairs_.size()) + 0.5);
+}
+
+size_t ClothRepulsion::lag_friction(const Context& ctx, const Vec3f* v, float h) {
+  if (!springs_on_) return 0;
+  const ProxPair* pairs = pairs_.data();
+  const float* k = spring_k_.data();
+  float* fc = spring_c_.data();
+  float* rubbing = spring_scratch_.data();
+  parallel_for(ctx, int(pairs_.size()), [=] CB_HD(int p) {
+    const ProxPair q = pairs[p];
+    const Vec3f g = v[q.v.a] * q.w[0] + v[q.v.b] * q.w[1] + v[q.v.c] * q.w[2] + v[q.v.d] * q.w[3];
+    const float gn = dot(g, q.sn), lambda = -h * h * k[p] * gn;
+    const float gt = length(g - q.sn * gn);
+    fc[p] = lambda > 0.f ? q.mu * lambda / (h * fmaxf(gt, kStaticSpeed * q.reach / h)) : 0.f;
+    rubbing[p] = fc[p] > 0.f ? 1.f : 0.f;
+  });
+  return size_t(reduce_sum(ctx, rubbing, pairs_.size()) + 0.5);
 }
 
 ClothRepulsion::Progress ClothRepulsion::progress() const {
@@ -395,7 +460,8 @@ size_t ClothRepulsion::device_bytes() const {
   return cand_.tri_pairs.bytes() + cand_.vf.bytes() + cand_.ee.bytes() + all_.bytes() + pairs_.bytes() +
          flags_.bytes() + keep_.bytes() + inc_vert_.bytes() * 4 + dv_.bytes() + active_.bytes() + count_.bytes() +
          state_.bytes() + unmet_sum_.bytes() + chunk_off_.bytes() + chunk_start_.bytes() + div_.bytes() +
-         chunk_count_.bytes() + chunk_sum_.bytes();
+         chunk_count_.bytes() + chunk_sum_.bytes() + vert_off_.bytes() + spring_k_.bytes() + spring_c_.bytes() +
+         spring_scratch_.bytes();
 }
 
 }  // namespace cb::icloth

@@ -34,6 +34,7 @@
 #include "sim/core/buffer.h"
 #include "sim/core/math.h"
 #include "sim/core/rows_sum.h"
+#include "sim/solvers/icloth/mat3.h"
 
 namespace cb::icloth {
 
@@ -42,6 +43,7 @@ struct ProxPair {
   Int4 v;                  ///< cloth vertex ids
   float w[4] = {0, 0, 0, 0};  ///< weights, sum 0
   Vec3f n;                 ///< unit normal, n . sum w_k x_k = distance > 0
+  Vec3f sn;                ///< unit direction of the pair's spring in the solve (spring_direction), 0: none
   float overlap = 0;       ///< m, D - distance (> 0)
   float reach = 0;         ///< m, the proximity distance D of the pair
   float mu = 0;            ///< Coulomb coefficient of the pair
@@ -49,12 +51,14 @@ struct ProxPair {
 
 /// The proximity pairs as springs of the implicit system (Tang et al. 2018,
 /// Sec. 3: repulsion forces and their stiffness in the solve): pair p resists
-/// the change of its normal gap n . sum_k w_k x_k with stiffness k[p] (N/m,
-/// 0 = not in the solve); vertex i's incidence entries (4 p + corner) are
-/// entry[off[i] .. off[i + 1]). Null pointers: no pair springs.
+/// the change of its gap sn . sum_k w_k x_k along its spring direction
+/// ProxPair::sn with stiffness k[p] (N/m, 0 = not in the solve); vertex i's
+/// incidence entries (4 p + corner) are entry[off[i] .. off[i + 1]). Null
+/// pointers: no pair springs.
 struct PairSprings {
   const ProxPair* pairs = nullptr;
   const float* k = nullptr;
+  const float* c = nullptr;  ///< (npairs) N s/m, friction as a drag across sn (0: none yet)
   const uint32_t* off = nullptr;
   const uint32_t* entry = nullptr;
 };
@@ -108,14 +112,34 @@ class ClothRepulsion {
     launch_pass(ctx, v, inv_mass, h, s);
     return progress().last_unmet;
   }
-  /// Springs for the pairs of the last find() that are closing or at rest at
-  /// velocities v (relative normal velocity <= 0): k = gamma / (h^2 sum_k w_k^2 /
-  /// D_k), D_k (kg) the diagonal of A at vertex k (diag: (nverts) kg, mass plus
-  /// stiffness terms), so their gap changes 1 / (1 + gamma) of what it would.
-  /// The first filter pass after the solve adds each spring's normal impulse to
-  /// its pair's friction budget (the spring took the impulse the filter would have).
-  PairSprings springs(const Context& ctx, const Vec3f* v, const float* diag, const float* inv_mass, float h,
-                      float gamma);
+  /// Springs for the pairs of the last find() that have a spring direction sn
+  /// and are closing or at rest along it at velocities v (sn . sum_k w_k v_k <= 0):
+  /// k = gamma / (h^2 sum_k w_k^2 / (sn . B_k sn)), B_k (kg) A's diagonal block at
+  /// vertex k without contacts (B: (nverts), system_diagonal_blocks), so the gap
+  /// changes about 1 / (1 + gamma) of what it would. Along sn, not a scalar size
+  /// of B: a flat membrane's in-plane stiffness (thousands of times its mass on a
+  /// fine stiff cloth) does not resist a motion across it, and a spring scaled to
+  /// it locks the sheet's sliding through the smallest lean of sn.
+  /// Their Coulomb friction is a drag in the solve (lag_friction).
+  PairSprings springs(const Context& ctx, const Vec3f* v, const M3* B, const float* inv_mass, float h, float gamma);
+  /// Contact pushes and never pulls: after a solve with velocities v (m/s),
+  /// the springs whose gap opens (sn . sum_k w_k v_k > 0: stretched, they pull
+  /// the features together) are taken out (k = 0). Returns how many; the solve
+  /// is then repeated without them (an active set; Baraff & Witkin 1998, Sec.
+  /// 5.3, release a constraint that pulls). Where redundant springs share a
+  /// load, the solve makes some of them pull against the others; their pull
+  /// would also feed the friction (lag_friction) a normal force that is not there.
+  size_t release_pulling_springs(const Context& ctx, const Vec3f* v);
+  /// Coulomb friction of the springs in the next solve, lagged from the last
+  /// one (velocities v): a drag c = mu lambda_n / (h max(|g_t|, eps)) across sn,
+  /// lambda_n = -h^2 k sn . g the spring's normal impulse (N s), g_t the pair's
+  /// tangential relative velocity: the drag's impulse h c |g_t| is mu lambda_n
+  /// while the pair slides as it did, and holds it when it barely moves (below
+  /// 0.1 % of its reach per step it counts as at rest). The lag is the IPC
+  /// papers' lagged friction, here over the repeated solves of one step.
+  /// Returns the number of pairs with a drag. (The filter's passes after the
+  /// solve add friction only from their own impulses.)
+  size_t lag_friction(const Context& ctx, const Vec3f* v, float h);
   /// The pairs of the last find() (host copy, for tests and debug drawing).
   std::vector<ProxPair> pairs() const { return pairs_.to_host(); }
   size_t num_pairs() const { return pairs_.size(); }
@@ -134,7 +158,9 @@ class ClothRepulsion {
   size_t nruns_ = 0, nchunks_ = 0, candidates_ = 0;
   DeviceBuffer<uint32_t> vert_off_;  ///< (nverts + 1) incidence entries of each vertex (springs())
   DeviceBuffer<float> spring_k_;     ///< (npairs) N/m (springs())
-  bool springs_on_ = false;          ///< springs() was called since the last find(): passes take their friction
+  DeviceBuffer<float> spring_c_;     ///< (npairs) N s/m (lag_friction())
+  DeviceBuffer<float> spring_scratch_;  ///< (npairs) per-pair counts of the last spring call
+  bool springs_on_ = false;          ///< springs() was called since the last find()
   DeviceBuffer<Vec3f> dv_;         ///< (4 npairs) velocity change per pair corner
   DeviceBuffer<uint32_t> active_;  ///< (npairs) the pair needed an impulse in this pass
   DeviceBuffer<uint32_t> count_;   ///< (nverts) active pairs per vertex (valid for vertices in pairs)

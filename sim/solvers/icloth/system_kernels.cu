@@ -63,6 +63,14 @@ void system_diagonal(const Context& ctx, const SystemView& A, float* D) {
   });
 }
 
+void system_diagonal_blocks(const Context& ctx, const SystemView& A, M3* B) {
+  parallel_for(ctx, A.pat.nverts, [=] CB_HD(int i) {
+    M3 d = stiffness_diagonal(A, i);
+    d += M3::identity(mass_diagonal(A, i));
+    B[i] = d;
+  });
+}
+
 void block_jacobi(const Context& ctx, const SystemView& A, M3* P) {
   parallel_for(ctx, A.pat.nverts, [=] CB_HD(int i) {
     if (A.inv_mass[i] == 0.f) {
@@ -78,7 +86,9 @@ void block_jacobi(const Context& ctx, const SystemView& A, M3* P) {
       for (uint32_t e = A.prox.off[i]; e < A.prox.off[i + 1]; ++e) {
         const uint32_t ent = A.prox.entry[e], c = ent & 3u;
         const ProxPair& q = A.prox.pairs[ent >> 2];
-        add_outer(d, h * h * A.prox.k[ent >> 2] * q.w[c] * q.w[c], q.n, q.n);
+        const float w2 = q.w[c] * q.w[c], kn = h * h * A.prox.k[ent >> 2] * w2, kt = h * A.prox.c[ent >> 2] * w2;
+        d += M3::identity(kt);
+        add_outer(d, kn - kt, q.sn, q.sn);
       }
     M3 inv;
     if (!invert(d, inv)) inv = M3::identity(1.f / mass_diagonal(A, i));

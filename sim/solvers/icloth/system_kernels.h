@@ -72,8 +72,9 @@ CB_HD inline M3 stiffness_diagonal(const SystemView& A, int i) {
 }
 
 /// Row i of the proximity springs' product: sum over vertex i's pairs of
-/// k w_i n (n . sum_k w_k p_k) (N/m times p's unit).
-CB_HD inline Vec3f prox_row(const PairSprings& ps, const Vec3f* p, int i) {
+/// k w_i sn (sn . g) + (c / h) w_i (g - sn (sn . g)), g = sum_k w_k p_k (N/m times
+/// p's unit; times h^2 in A: the spring's h^2 k and the drag's h c).
+CB_HD inline Vec3f prox_row(const PairSprings& ps, const Vec3f* p, int i, float h) {
   Vec3f acc{0, 0, 0};
   for (uint32_t e = ps.off[i]; e < ps.off[i + 1]; ++e) {
     const uint32_t ent = ps.entry[e], pr = ent >> 2, c = ent & 3u;
@@ -81,7 +82,8 @@ CB_HD inline Vec3f prox_row(const PairSprings& ps, const Vec3f* p, int i) {
     if (k == 0.f) continue;
     const ProxPair& q = ps.pairs[pr];
     const Vec3f g = p[q.v.a] * q.w[0] + p[q.v.b] * q.w[1] + p[q.v.c] * q.w[2] + p[q.v.d] * q.w[3];
-    acc += q.n * (k * q.w[c] * dot(q.n, g));
+    const float gn = dot(q.sn, g);
+    acc += q.sn * (k * q.w[c] * gn) + (g - q.sn * gn) * (ps.c[pr] * q.w[c] / h);
   }
   return acc;
 }
@@ -97,7 +99,7 @@ CB_HD inline Vec3f system_row(const SystemView& A, const Vec3f* p, int i) {
     s += (A.K[k] * p[A.pat.cols_stored[k]]) * ck;
   }
   if (A.extra) s += (A.extra[i] * p[i]) * (h * h);
-  if (A.prox.k) s += prox_row(A.prox, p, i) * (h * h);
+  if (A.prox.k) s += prox_row(A.prox, p, i, h) * (h * h);
   const float gw = grab_weight(A.grab, i);
   if (gw != 0.f) {
     const Grab& g = A.grab;
@@ -114,6 +116,12 @@ void apply_system(const Context& ctx, const SystemView& A, const Vec3f* p, Vec3f
 /// terms, (1 + h alpha) m + tr((h beta + h^2) K_ii) / 3 (for contact springs
 /// scaled to it).
 void system_diagonal(const Context& ctx, const SystemView& A, float* D);
+
+/// B[i] (kg): A's diagonal block at vertex i without contact terms,
+/// (1 + h alpha) m I + (h beta + h^2) K_ii. Along a direction u, u . B u is how
+/// hard the vertex resists moving along u alone; for a flat membrane that is
+/// about its mass across the sheet and its stiffness along it.
+void system_diagonal_blocks(const Context& ctx, const SystemView& A, M3* B);
 
 /// Block-Jacobi preconditioner: P[i] = inverse of A's diagonal block (0 at pins).
 void block_jacobi(const Context& ctx, const SystemView& A, M3* P);

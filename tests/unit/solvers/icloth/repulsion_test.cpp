@@ -1,9 +1,11 @@
 // Cloth-cloth proximity repulsion and friction of I-Cloth (repulsion.h): the
 // pairs found against brute force, the filter stops approach, pushes overlapping
 // pairs apart, conserves momentum, applies Coulomb friction and leaves pins and
-// separating pairs alone.
+// separating pairs alone; the springs of the pairs in the solve
+// (proximity_stiffness) and their friction.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <random>
@@ -69,14 +71,16 @@ Vec3f momentum(const std::vector<Vec3f>& v, const std::vector<float>& w) {
   return p;
 }
 
-// relative normal velocity of each pair (n . sum w_k v_k)
-std::vector<float> normal_velocities(const std::vector<ProxPair>& pairs, const std::vector<Vec3f>& v) {
+// relative velocity of each pair along its normal n (or, spring: along its
+// spring direction sn), sum w_k v_k . n
+std::vector<float> normal_velocities(const std::vector<ProxPair>& pairs, const std::vector<Vec3f>& v,
+                                     bool spring = false) {
   std::vector<float> out;
   for (const ProxPair& p : pairs) {
     const int id[4] = {p.v.a, p.v.b, p.v.c, p.v.d};
     Vec3f s{};
     for (int k = 0; k < 4; ++k) s += v[size_t(id[k])] * p.w[k];
-    out.push_back(dot(p.n, s));
+    out.push_back(dot(spring ? p.sn : p.n, s));
   }
   return out;
 }
@@ -304,35 +308,67 @@ TEST(IClothRepulsion, RestLimitLeavesPairsThatAreCloseAtRest) {
 }
 
 // The pair springs of the implicit solve (proximity_stiffness): each closing
-// pair's k = gamma / (h^2 sum_k w_k^2 / D_k), separating pairs get none, and the
-// product prox_row is the gather of sum_p k_p w_p (n_p n_p^T) (sum_k w_k p_k): equal
-// to that sum assembled pair by pair, and symmetric (u . S v = v . S u).
+// pair's k = gamma / (h^2 sum_k w_k^2 / (sn . B_k sn)), separating pairs and
+// pairs without a spring direction get none; lag_friction gives each pushing
+// spring the drag c = mu lambda_n / (h max(|g_t|, eps)); and the product
+// prox_row is the gather of sum_p w_p (k_p sn sn^T + (c_p / h) (I - sn sn^T)) g_p,
+// g_p = sum_k w_k p_k: equal to that sum assembled pair by pair, and symmetric
+// (u . S v = v . S u).
 TEST(IClothRepulsion, PairSpringsAreTheAssembledSymmetricProduct) {
   const Context ctx;  // prox_row reads the springs where they are: host memory on the CPU backend
   Cloth c = bumpy_sheets();
   const size_t n = c.x.size(), half = n / 2;
   for (size_t i = half; i < n; ++i) c.v[i] = Vec3f{0, i % 3 ? -0.1f : 0.2f, 0};  // most of the top sheet closes in
-  Filter r(ctx, c, 0.3f);
+  const float mu = 0.3f;
+  Filter r(ctx, c, mu);
   const RepulsionSettings s;
   ASSERT_GT(r.find(ctx, s), 50u);
   const float h = 0.01f, gamma = 3.f;
-  std::vector<float> diag(n);
-  for (size_t i = 0; i < n; ++i) diag[i] = 1e-3f * (1.f + float(i % 5));
-  DeviceBuffer<float> D(ctx, diag);
+  std::vector<M3> diag(n);  // diagonal blocks of A, symmetric positive definite
+  for (size_t i = 0; i < n; ++i) {
+    const Vec3f a{1.f, 0.3f * float(i % 3), -0.2f};
+    diag[i] = M3::identity(1e-3f * (1.f + float(i % 5)));
+    add_outer(diag[i], 2e-3f, a, a);
+  }
+  DeviceBuffer<M3> D(ctx, diag);
   const PairSprings ps = r.rep.springs(ctx, r.v.data(), D.data(), r.w.data(), h, gamma);
   const std::vector<ProxPair> pairs = r.rep.pairs();
-  const std::vector<float> vn = normal_velocities(pairs, c.v);
-  size_t closing = 0;
+  const std::vector<float> vn = normal_velocities(pairs, c.v, true);
+  size_t closing = 0, springless = 0;
   for (size_t p = 0; p < pairs.size(); ++p) {
     const int id[4] = {pairs[p].v.a, pairs[p].v.b, pairs[p].v.c, pairs[p].v.d};
     float sw = 0.f;
-    for (int k = 0; k < 4; ++k) sw += pairs[p].w[k] * pairs[p].w[k] / diag[size_t(id[k])];
-    const float want = vn[p] <= 0.f ? gamma / (h * h * sw) : 0.f;
+    const Vec3f sn = pairs[p].sn;
+    for (int k = 0; k < 4; ++k) sw += pairs[p].w[k] * pairs[p].w[k] / dot(sn, diag[size_t(id[k])] * sn);
+    const bool has_spring = dot(sn, sn) > 0.f;
+    springless += has_spring ? 0 : 1;
+    const float want = has_spring && vn[p] <= 0.f ? gamma / (h * h * sw) : 0.f;
     EXPECT_NEAR(ps.k[p], want, 1e-5f * want) << "pair " << p;
+    EXPECT_EQ(ps.c[p], 0.f) << "no friction before a solve";
     closing += want > 0.f ? 1 : 0;
   }
   ASSERT_GT(closing, 10u);
-  ASSERT_LT(closing, pairs.size()) << "some pairs separate";
+  ASSERT_LT(closing + springless, pairs.size()) << "some pairs separate";
+  // the friction lagged from "solved" velocities: the top sheet moved sideways
+  // and, at some vertices, back out
+  std::vector<Vec3f> vs(n, Vec3f{});
+  for (size_t i = half; i < n; ++i) vs[i] = Vec3f{0.05f, i % 4 ? -0.02f : 0.03f, 0.01f * float(i % 3)};
+  DeviceBuffer<Vec3f> solved(ctx, vs);
+  const size_t rubbing = r.rep.lag_friction(ctx, solved.data(), h);
+  size_t want_rubbing = 0;
+  const std::vector<float> gn = normal_velocities(pairs, vs, true);
+  for (size_t p = 0; p < pairs.size(); ++p) {
+    const float lambda = -h * h * ps.k[p] * gn[p];
+    const int id[4] = {pairs[p].v.a, pairs[p].v.b, pairs[p].v.c, pairs[p].v.d};
+    Vec3f g{};
+    for (int k = 0; k < 4; ++k) g += vs[size_t(id[k])] * pairs[p].w[k];
+    const float gt = std::max(length(g - pairs[p].sn * gn[p]), 0.001f * pairs[p].reach / h);
+    const float want = lambda > 0.f ? mu * lambda / (h * gt) : 0.f;
+    EXPECT_NEAR(ps.c[p], want, 1e-4f * want) << "pair " << p;
+    want_rubbing += want > 0.f ? 1 : 0;
+  }
+  EXPECT_EQ(rubbing, want_rubbing);
+  ASSERT_GT(rubbing, 5u);
   std::mt19937 rng(5);
   std::uniform_real_distribution<float> u(-1.f, 1.f);
   std::vector<Vec3f> a(n), b(n);
@@ -343,17 +379,70 @@ TEST(IClothRepulsion, PairSpringsAreTheAssembledSymmetricProduct) {
     const int id[4] = {q.v.a, q.v.b, q.v.c, q.v.d};
     Vec3f g{};
     for (int k = 0; k < 4; ++k) g += a[size_t(id[k])] * q.w[k];
-    for (int k = 0; k < 4; ++k) want[size_t(id[k])] += q.n * (ps.k[p] * q.w[k] * dot(q.n, g));
+    const Vec3f gt = g - q.sn * dot(q.sn, g);
+    for (int k = 0; k < 4; ++k)
+      want[size_t(id[k])] += q.sn * (ps.k[p] * q.w[k] * dot(q.sn, g)) + gt * (ps.c[p] * q.w[k] / h);
   }
   double ua = 0, ub = 0, scale = 0;
   for (size_t i = 0; i < n; ++i) {
-    const Vec3f got = prox_row(ps, a.data(), int(i));
+    const Vec3f got = prox_row(ps, a.data(), int(i), h);
     EXPECT_LT(length(got - want[i]), 1e-4f * (1.f + length(want[i]))) << "vertex " << i;
     ua += double(dot(b[i], got));
-    ub += double(dot(a[i], prox_row(ps, b.data(), int(i))));
+    ub += double(dot(a[i], prox_row(ps, b.data(), int(i), h)));
     scale += double(length(got));
   }
   EXPECT_NEAR(ua, ub, 1e-5 * scale);
+}
+
+// A spring pushes and never pulls: after a solve, the springs whose gap opens
+// are taken out, the others kept.
+TEST(IClothRepulsion, SpringsThatPullAreReleased) {
+  const Context ctx;
+  Cloth c = bumpy_sheets();
+  const size_t n = c.x.size(), half = n / 2;
+  for (size_t i = half; i < n; ++i) c.v[i] = Vec3f{0, -0.1f, 0};  // the top sheet closes in
+  Filter r(ctx, c, 0.f);
+  ASSERT_GT(r.find(ctx, RepulsionSettings{}), 50u);
+  DeviceBuffer<M3> D(ctx, std::vector<M3>(n, M3::identity(1e-3f)));
+  const PairSprings ps = r.rep.springs(ctx, r.v.data(), D.data(), r.w.data(), 0.01f, 3.f);
+  const std::vector<ProxPair> pairs = r.rep.pairs();
+  const std::vector<float> before(ps.k, ps.k + pairs.size());
+  std::vector<Vec3f> vs(n, Vec3f{});  // "solved": every third top vertex moves back out
+  for (size_t i = half; i < n; ++i) vs[i] = Vec3f{0, i % 3 ? -0.01f : 0.05f, 0};
+  DeviceBuffer<Vec3f> solved(ctx, vs);
+  const std::vector<float> gn = normal_velocities(pairs, vs, true);
+  const size_t released = r.rep.release_pulling_springs(ctx, solved.data());
+  size_t want = 0;
+  for (size_t p = 0; p < pairs.size(); ++p) {
+    const bool pulls = before[p] != 0.f && gn[p] > 0.f;
+    want += pulls ? 1 : 0;
+    EXPECT_EQ(ps.k[p], pulls ? 0.f : before[p]) << "pair " << p;
+  }
+  EXPECT_EQ(released, want);
+  EXPECT_GT(released, 5u);
+  EXPECT_EQ(r.rep.release_pulling_springs(ctx, solved.data()), 0u) << "released once";
+}
+
+// The springs push along the surfaces' normal, not along the line between the
+// closest points (which leans for a vertex beside a triangle): on two flat,
+// parallel, laterally shifted sheets every spring direction is the sheets'
+// normal, while many pair normals lean.
+TEST(IClothRepulsion, SpringDirectionIsTheFlatSheetsNormal) {
+  const Context ctx;
+  Cloth c = bumpy_sheets();
+  for (size_t i = c.x.size() / 2; i < c.x.size(); ++i) c.x[i].y = kThick;  // flatten the top sheet
+  Filter r(ctx, c, 0.f);
+  ASSERT_GT(r.find(ctx, RepulsionSettings{}), 50u);
+  size_t leaning = 0, springs = 0;
+  for (const ProxPair& p : r.rep.pairs()) {
+    leaning += std::fabs(p.n.y) < 0.99f ? 1 : 0;
+    if (dot(p.sn, p.sn) == 0.f) continue;
+    ++springs;
+    EXPECT_NEAR(std::fabs(p.sn.y), 1.f, 1e-5f);
+    EXPECT_GT(dot(p.sn, p.n), 0.f) << "on the pair normal's side";
+  }
+  EXPECT_GT(leaning, 10u);
+  EXPECT_GT(springs, 20u);
 }
 
 }  // namespace
