@@ -377,6 +377,7 @@ PairSprings ClothRepulsion::springs(const Context& ctx, const Vec3f* v, const M3
   const int np = int(pairs_.size());
   const int nv = int(count_.size());
   PairSprings ps;
+  num_springs_ = 0;
   if (np == 0 || !(gamma > 0.f)) return ps;
   vert_off_.resize(ctx, size_t(nv) + 1);
   spring_k_.resize(ctx, size_t(np));
@@ -387,10 +388,12 @@ PairSprings ClothRepulsion::springs(const Context& ctx, const Vec3f* v, const M3
   const ProxPair* pairs = pairs_.data();
   float* k = spring_k_.data();
   float* fc = spring_c_.data();
+  float* on = spring_scratch_.data();
   parallel_for(ctx, np, [=] CB_HD(int p) {
     const ProxPair q = pairs[p];
     k[p] = 0.f;
     fc[p] = 0.f;
+    on[p] = 0.f;
     if (!(dot(q.sn, q.sn) > 0.f)) return;  // no spring direction: the filter alone
     const int id[4] = {q.v.a, q.v.b, q.v.c, q.v.d};
     Vec3f vr{0, 0, 0};
@@ -400,7 +403,9 @@ PairSprings ClothRepulsion::springs(const Context& ctx, const Vec3f* v, const M3
       if (inv_mass[id[c]] != 0.f) s += q.w[c] * q.w[c] / dot(q.sn, B[id[c]] * q.sn);
     }
     if (dot(vr, q.sn) <= 0.f && s > 0.f) k[p] = gamma / (h * h * s);
+    on[p] = k[p] != 0.f ? 1.f : 0.f;
   });
+  num_springs_ = size_t(reduce_sum(ctx, spring_scratch_.data(), size_t(np)) + 0.5);
   springs_on_ = true;
   ps.pairs = pairs;
   ps.k = k;
@@ -425,7 +430,7 @@ size_t ClothRepulsion::release_pulling_springs(const Context& ctx, const Vec3f* 
   return size_t(reduce_sum(ctx, released, pairs_.size()) + 0.5);
 }
 
-size_t ClothRepulsion::lag_friction(const Context& ctx, const Vec3f* v, float h) {
+size_t ClothRepulsion::lag_friction(const Context& ctx, const Vec3f* v, const float* inv_mass, float h) {
   if (!springs_on_) return 0;
   const ProxPair* pairs = pairs_.data();
   const float* k = spring_k_.data();
@@ -436,7 +441,12 @@ size_t ClothRepulsion::lag_friction(const Context& ctx, const Vec3f* v, float h)
     const Vec3f g = v[q.v.a] * q.w[0] + v[q.v.b] * q.w[1] + v[q.v.c] * q.w[2] + v[q.v.d] * q.w[3];
     const float gn = dot(g, q.sn), lambda = -h * h * k[p] * gn;
     const float gt = length(g - q.sn * gn);
-    fc[p] = lambda > 0.f ? q.mu * lambda / (h * fmaxf(gt, kStaticSpeed * q.reach / h)) : 0.f;
+    const int id[4] = {q.v.a, q.v.b, q.v.c, q.v.d};
+    float s = 0.f;  // 1/kg, the pair's inverse mass along a relative velocity
+    for (int c = 0; c < 4; ++c) s += q.w[c] * q.w[c] * inv_mass[id[c]];
+    const float free = gt + h * fc[p] * gt * s;  // without the last drag's impulse h c |g_t|
+    const float slide = free - q.mu * lambda * s;  // what Coulomb leaves of it
+    fc[p] = lambda > 0.f ? q.mu * lambda / (h * fmaxf(slide, kStaticSpeed * q.reach / h)) : 0.f;
     rubbing[p] = fc[p] > 0.f ? 1.f : 0.f;
   });
   return size_t(reduce_sum(ctx, rubbing, pairs_.size()) + 0.5);

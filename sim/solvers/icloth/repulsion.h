@@ -131,19 +131,25 @@ class ClothRepulsion {
   /// would also feed the friction (lag_friction) a normal force that is not there.
   size_t release_pulling_springs(const Context& ctx, const Vec3f* v);
   /// Coulomb friction of the springs in the next solve, lagged from the last
-  /// one (velocities v): a drag c = mu lambda_n / (h max(|g_t|, eps)) across sn,
-  /// lambda_n = -h^2 k sn . g the spring's normal impulse (N s), g_t the pair's
-  /// tangential relative velocity: the drag's impulse h c |g_t| is mu lambda_n
-  /// while the pair slides as it did, and holds it when it barely moves (below
-  /// 0.1 % of its reach per step it counts as at rest). The lag is the IPC
-  /// papers' lagged friction, here over the repeated solves of one step.
+  /// one (velocities v, m/s; inv_mass (nverts) 1/kg): a drag c across sn with
+  /// impulse h c |g_t| on the pair's tangential relative velocity g_t. From the
+  /// spring's normal impulse lambda_n = -h^2 k sn . g (N s) and the pair's
+  /// inverse mass s = sum_k w_k^2 / m_k: without the last drag the pair would
+  /// slide at |g_t| (1 + h c s); Coulomb takes up to mu lambda_n s of that, and
+  /// c = mu lambda_n / (h max(what is left, eps)) gives the impulse mu lambda_n
+  /// at the speed left, and holds the pair (c large) when nothing is left
+  /// (eps: 0.1 % of its reach per step). Plain lagging, c = mu lambda_n / (h
+  /// |g_t|), is the IPC papers' lagged friction; it creeps towards rest by a
+  /// constant factor per solve (3 mm/s on a sheet that should hold, after three).
   /// Returns the number of pairs with a drag. (The filter's passes after the
   /// solve add friction only from their own impulses.)
-  size_t lag_friction(const Context& ctx, const Vec3f* v, float h);
+  size_t lag_friction(const Context& ctx, const Vec3f* v, const float* inv_mass, float h);
   /// The pairs of the last find() (host copy, for tests and debug drawing).
   std::vector<ProxPair> pairs() const { return pairs_.to_host(); }
   size_t num_pairs() const { return pairs_.size(); }
   size_t candidates() const { return candidates_; }
+  /// Springs made by the last springs() call (k > 0).
+  size_t num_springs() const { return num_springs_; }
   size_t device_bytes() const;
 
  private:
@@ -155,7 +161,7 @@ class ClothRepulsion {
   DeviceBuffer<uint32_t> flags_, keep_;
   DeviceBuffer<uint32_t> inc_vert_, inc_entry_, run_vert_, run_start_;  ///< incidence list sorted by vertex
   DeviceBuffer<uint32_t> chunk_off_, chunk_start_;  ///< runs cut into chunks (repulsion.cu, Runs)
-  size_t nruns_ = 0, nchunks_ = 0, candidates_ = 0;
+  size_t nruns_ = 0, nchunks_ = 0, candidates_ = 0, num_springs_ = 0;
   DeviceBuffer<uint32_t> vert_off_;  ///< (nverts + 1) incidence entries of each vertex (springs())
   DeviceBuffer<float> spring_k_;     ///< (npairs) N/m (springs())
   DeviceBuffer<float> spring_c_;     ///< (npairs) N s/m (lag_friction())

@@ -232,7 +232,7 @@ void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, dou
     for (int round = 0; A.prox.k && round < kSpringRounds; ++round) {  // the springs' active set and friction
       const size_t released = d.repulsion.release_pulling_springs(ctx_, d.v_new.data());
       add_stat(in.stats, "released springs", double(released));
-      const size_t rubbing = d.repulsion.lag_friction(ctx_, d.v_new.data(), h);
+      const size_t rubbing = d.repulsion.lag_friction(ctx_, d.v_new.data(), state.inv_mass.data(), h);
       if (released == 0 && rubbing == 0) break;
       r = pcg_solve(ctx_, A, d.rhs.data(), d.v_new.data(), d.cg, params_.cg_max_iterations, params_.cg_tolerance);
       in.stats.set("cg iterations", in.stats.get("cg iterations") + r.iterations);
@@ -287,7 +287,9 @@ bool IClothSolver::add_contact_springs(const StepInputs& in, const SimState& sta
   const float h = A.h;
   const bool resting =
       params_.obstacle_stiffness > 0.f && (in.obstacles.has_meshes() || !in.obstacles.shapes.empty());
-  const bool pair_springs = use_repulsion && params_.proximity_stiffness > 0.f;
+  // not from a start that may be tangled: across an intersection a pair's
+  // normal points to the wrong side, and its spring would hold the tangle
+  const bool pair_springs = use_repulsion && params_.proximity_stiffness > 0.f && !d.check_tangles;
   if (!resting && d.stuck_set) {  // switched off or no obstacles left: no static friction carries over
     d.stuck.upload(ctx_, std::vector<uint8_t>(size_t(n), 0));
     d.stuck_set = false;
@@ -298,6 +300,7 @@ bool IClothSolver::add_contact_springs(const StepInputs& in, const SimState& sta
     system_diagonal_blocks(ctx_, A, d.diag_block.data());
     A.prox = d.repulsion.springs(ctx_, state.v.data(), d.diag_block.data(), state.inv_mass.data(), h,
                                  params_.proximity_stiffness);
+    add_stat(in.stats, "pair springs", double(d.repulsion.num_springs()));
   }
   if (!resting) return false;
   ScopedStage s(in.timer, "resting contacts");

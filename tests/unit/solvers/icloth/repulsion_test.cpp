@@ -310,7 +310,8 @@ TEST(IClothRepulsion, RestLimitLeavesPairsThatAreCloseAtRest) {
 // The pair springs of the implicit solve (proximity_stiffness): each closing
 // pair's k = gamma / (h^2 sum_k w_k^2 / (sn . B_k sn)), separating pairs and
 // pairs without a spring direction get none; lag_friction gives each pushing
-// spring the drag c = mu lambda_n / (h max(|g_t|, eps)); and the product
+// spring the drag c = mu lambda_n / (h max(|g_t| - mu lambda_n s, eps)) (no drag
+// before: the whole tangential velocity is free); and the product
 // prox_row is the gather of sum_p w_p (k_p sn sn^T + (c_p / h) (I - sn sn^T)) g_p,
 // g_p = sum_k w_k p_k: equal to that sum assembled pair by pair, and symmetric
 // (u . S v = v . S u).
@@ -354,7 +355,7 @@ TEST(IClothRepulsion, PairSpringsAreTheAssembledSymmetricProduct) {
   std::vector<Vec3f> vs(n, Vec3f{});
   for (size_t i = half; i < n; ++i) vs[i] = Vec3f{0.05f, i % 4 ? -0.02f : 0.03f, 0.01f * float(i % 3)};
   DeviceBuffer<Vec3f> solved(ctx, vs);
-  const size_t rubbing = r.rep.lag_friction(ctx, solved.data(), h);
+  const size_t rubbing = r.rep.lag_friction(ctx, solved.data(), r.w.data(), h);
   size_t want_rubbing = 0;
   const std::vector<float> gn = normal_velocities(pairs, vs, true);
   for (size_t p = 0; p < pairs.size(); ++p) {
@@ -362,8 +363,11 @@ TEST(IClothRepulsion, PairSpringsAreTheAssembledSymmetricProduct) {
     const int id[4] = {pairs[p].v.a, pairs[p].v.b, pairs[p].v.c, pairs[p].v.d};
     Vec3f g{};
     for (int k = 0; k < 4; ++k) g += vs[size_t(id[k])] * pairs[p].w[k];
-    const float gt = std::max(length(g - pairs[p].sn * gn[p]), 0.001f * pairs[p].reach / h);
-    const float want = lambda > 0.f ? mu * lambda / (h * gt) : 0.f;
+    float sw = 0.f;  // the pair's inverse mass
+    for (int k = 0; k < 4; ++k) sw += pairs[p].w[k] * pairs[p].w[k] * c.w[size_t(id[k])];
+    // no drag yet: the whole tangential velocity is free, Coulomb takes mu lambda s of it
+    const float slide = length(g - pairs[p].sn * gn[p]) - mu * lambda * sw;
+    const float want = lambda > 0.f ? mu * lambda / (h * std::max(slide, 0.001f * pairs[p].reach / h)) : 0.f;
     EXPECT_NEAR(ps.c[p], want, 1e-4f * want) << "pair " << p;
     want_rubbing += want > 0.f ? 1 : 0;
   }
