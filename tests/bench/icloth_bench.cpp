@@ -98,10 +98,13 @@ void scene_bench(benchmark::State& state, const char* file) {
   run_frames(state, w, 20);
 }
 
-// a scene with every cloth grid refined to n x n vertices
-void large_bench(benchmark::State& state, const char* file, int n, int warmup) {
+// a scene with every cloth grid refined to n x n vertices; springs: the
+// cloth-cloth springs' proximity_stiffness (0: the repulsion filter alone, the
+// default)
+void large_bench(benchmark::State& state, const char* file, int n, int warmup, int64_t springs = 0) {
   SceneSpec s = scene_file(file);
   for (ClothSpec& c : s.cloths) refine_grid(c, n, n);
+  s.solver_params["proximity_stiffness"] = std::to_string(springs);
   World w(bench_context(), s);
   run_frames(state, w, warmup);
 }
@@ -109,15 +112,16 @@ void large_bench(benchmark::State& state, const char* file, int n, int warmup) {
 // ~20,000 triangles: 2 x 71^2 grids (19,600), 1 x 100^2 (19,602), 3 x 58^2 (19,494)
 void BM_IClothLargeSphere(benchmark::State& s) { large_bench(s, "icloth_sphere.json", 71, 30); }
 void BM_IClothLargeTwisting(benchmark::State& s) { large_bench(s, "icloth_twisting.json", 100, 40); }
-void BM_IClothLargeFunnel(benchmark::State& s) { large_bench(s, "icloth_funnel.json", 58, 30); }
+void BM_IClothLargeFunnel(benchmark::State& s) { large_bench(s, "icloth_funnel.json", 58, 30, s.range(0)); }
 
+// (the funnels' argument: proximity_stiffness, 0 or 10)
 // the paper's GPU sizes, ~200,000 triangles: 2 x 224^2 grids (198,916), 1 x 317^2
 // (199,712), 3 x 183^2 (198,744); the warm-ups of the 20k versions, so that the
 // measured frames are in contact (the funnel's sheets land at frames ~20-30;
 // with 20 warm-up frames the first H100 measurement timed the free fall)
 void BM_IClothGpuSphere(benchmark::State& s) { large_bench(s, "icloth_sphere.json", 224, 30); }
 void BM_IClothGpuTwisting(benchmark::State& s) { large_bench(s, "icloth_twisting.json", 317, 40); }
-void BM_IClothGpuFunnel(benchmark::State& s) { large_bench(s, "icloth_funnel.json", 183, 30); }
+void BM_IClothGpuFunnel(benchmark::State& s) { large_bench(s, "icloth_funnel.json", 183, 30, s.range(0)); }
 
 // one implicit step of 1/N s per frame on the sphere scene (Fig. 11)
 void BM_IClothTimeStep(benchmark::State& state) {
@@ -168,8 +172,8 @@ BENCHMARK(BM_IClothTimeStep)->Arg(100)->Arg(50)->Arg(25)->Unit(benchmark::kMilli
 BENCHMARK(BM_IClothCcdCounts)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->Iterations(30);
 BENCHMARK(BM_IClothLargeSphere)->Unit(benchmark::kMillisecond)->Iterations(10);
 BENCHMARK(BM_IClothLargeTwisting)->Unit(benchmark::kMillisecond)->Iterations(10);
-BENCHMARK(BM_IClothLargeFunnel)->Unit(benchmark::kMillisecond)->Iterations(10);
-BENCHMARK(BM_IClothGpuFunnel)->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_IClothLargeFunnel)->Arg(0)->Arg(10)->Unit(benchmark::kMillisecond)->Iterations(10);
+BENCHMARK(BM_IClothGpuFunnel)->Arg(0)->Arg(10)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_IClothGpuSphere)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_IClothGpuTwisting)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_IClothPinnedSheet)->Arg(32)->Arg(64)->Arg(100)->Unit(benchmark::kMillisecond)->Iterations(20);
