@@ -422,7 +422,7 @@ size_t ClothRepulsion::release_pulling_springs(const Context& ctx, const Vec3f* 
   float* released = spring_scratch_.data();
   parallel_for(ctx, int(pairs_.size()), [=] CB_HD(int p) {
     const ProxPair q = pairs[p];
-    const Vec3f g = v[q.v.a] * q.w[0] + v[q.v.b] * q.w[1] + v[q.v.c] * q.w[2] + v[q.v.d] * q.w[3];
+    const Vec3f g = pair_sum(q, v);
     const bool pulls = k[p] != 0.f && dot(g, q.sn) > 0.f;
     if (pulls) k[p] = 0.f;
     released[p] = pulls ? 1.f : 0.f;
@@ -438,7 +438,7 @@ size_t ClothRepulsion::lag_friction(const Context& ctx, const Vec3f* v, const fl
   float* rubbing = spring_scratch_.data();
   parallel_for(ctx, int(pairs_.size()), [=] CB_HD(int p) {
     const ProxPair q = pairs[p];
-    const Vec3f g = v[q.v.a] * q.w[0] + v[q.v.b] * q.w[1] + v[q.v.c] * q.w[2] + v[q.v.d] * q.w[3];
+    const Vec3f g = pair_sum(q, v);
     const float gn = dot(g, q.sn), lambda = -h * h * k[p] * gn;
     const float gt = length(g - q.sn * gn);
     const int id[4] = {q.v.a, q.v.b, q.v.c, q.v.d};

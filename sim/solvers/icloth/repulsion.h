@@ -49,6 +49,13 @@ struct ProxPair {
   float mu = 0;            ///< Coulomb coefficient of the pair
 };
 
+/// sum_k w_k u_k over the pair's four vertices (u: (nverts) per-vertex vectors):
+/// the relative velocity of its features for velocities, their gap vector for
+/// positions.
+CB_HD inline Vec3f pair_sum(const ProxPair& q, const Vec3f* u) {
+  return u[q.v.a] * q.w[0] + u[q.v.b] * q.w[1] + u[q.v.c] * q.w[2] + u[q.v.d] * q.w[3];
+}
+
 /// The proximity pairs as springs of the implicit system (Tang et al. 2018,
 /// Sec. 3: repulsion forces and their stiffness in the solve): pair p resists
 /// the change of its gap sn . sum_k w_k x_k along its spring direction

@@ -81,7 +81,7 @@ CB_HD inline Vec3f prox_row(const PairSprings& ps, const Vec3f* p, int i, float 
     const float k = ps.k[pr];
     if (k == 0.f) continue;
     const ProxPair& q = ps.pairs[pr];
-    const Vec3f g = p[q.v.a] * q.w[0] + p[q.v.b] * q.w[1] + p[q.v.c] * q.w[2] + p[q.v.d] * q.w[3];
+    const Vec3f g = pair_sum(q, p);
     const float gn = dot(q.sn, g);
     acc += q.sn * (k * q.w[c] * gn) + (g - q.sn * gn) * (ps.c[pr] * q.w[c] / h);
   }
