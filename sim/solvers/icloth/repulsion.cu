@@ -181,12 +181,8 @@ struct PassArgs {
 CB_HD inline bool pair_impulse(const PassArgs& a, int i, Vec3f* dv, bool* unmet) {
   const ProxPair p = a.pairs[i];
   const int vid[4] = {p.v.a, p.v.b, p.v.c, p.v.d};
-  Vec3f vrel{};
-  float s = 0.f;
-  for (int k = 0; k < 4; ++k) {
-    vrel += a.v[vid[k]] * p.w[k];
-    s += p.w[k] * p.w[k] * a.inv_mass[vid[k]];
-  }
+  const Vec3f vrel = pair_sum(p, a.v);
+  const float s = pair_inverse_mass(p, a.inv_mass);
   const float vn = dot(vrel, p.n), target = a.rate * p.overlap / a.h;
   const float dvn = target - vn;
   *unmet = dvn > 0.01f * p.reach / a.h && s > 0.f;
@@ -396,13 +392,10 @@ PairSprings ClothRepulsion::springs(const Context& ctx, const Vec3f* v, const M3
     on[p] = 0.f;
     if (!(dot(q.sn, q.sn) > 0.f)) return;  // no spring direction: the filter alone
     const int id[4] = {q.v.a, q.v.b, q.v.c, q.v.d};
-    Vec3f vr{0, 0, 0};
-    float s = 0.f;
-    for (int c = 0; c < 4; ++c) {
-      vr += v[id[c]] * q.w[c];
+    float s = 0.f;  // the pair's inverse "mass" along sn in A (1/kg)
+    for (int c = 0; c < 4; ++c)
       if (inv_mass[id[c]] != 0.f) s += q.w[c] * q.w[c] / dot(q.sn, B[id[c]] * q.sn);
-    }
-    if (dot(vr, q.sn) <= 0.f && s > 0.f) k[p] = gamma / (h * h * s);
+    if (dot(pair_sum(q, v), q.sn) <= 0.f && s > 0.f) k[p] = gamma / (h * h * s);
     on[p] = k[p] != 0.f ? 1.f : 0.f;
   });
   num_springs_ = size_t(reduce_sum(ctx, spring_scratch_.data(), size_t(np)) + 0.5);
@@ -441,9 +434,7 @@ size_t ClothRepulsion::lag_friction(const Context& ctx, const Vec3f* v, const fl
     const Vec3f g = pair_sum(q, v);
     const float gn = dot(g, q.sn), lambda = -h * h * k[p] * gn;
     const float gt = length(g - q.sn * gn);
-    const int id[4] = {q.v.a, q.v.b, q.v.c, q.v.d};
-    float s = 0.f;  // 1/kg, the pair's inverse mass along a relative velocity
-    for (int c = 0; c < 4; ++c) s += q.w[c] * q.w[c] * inv_mass[id[c]];
+    const float s = pair_inverse_mass(q, inv_mass);
     const float free = gt + h * fc[p] * gt * s;  // without the last drag's impulse h c |g_t|
     const float slide = free - q.mu * lambda * s;  // what Coulomb leaves of it
     fc[p] = lambda > 0.f ? q.mu * lambda / (h * fmaxf(slide, kStaticSpeed * q.reach / h)) : 0.f;

@@ -56,6 +56,13 @@ CB_HD inline Vec3f pair_sum(const ProxPair& q, const Vec3f* u) {
   return u[q.v.a] * q.w[0] + u[q.v.b] * q.w[1] + u[q.v.c] * q.w[2] + u[q.v.d] * q.w[3];
 }
 
+/// sum_k w_k^2 / m_k (1/kg; inv_mass: (nverts), 0 at pins): the pair's inverse
+/// mass along a change of its relative velocity.
+CB_HD inline float pair_inverse_mass(const ProxPair& q, const float* inv_mass) {
+  return q.w[0] * q.w[0] * inv_mass[q.v.a] + q.w[1] * q.w[1] * inv_mass[q.v.b] + q.w[2] * q.w[2] * inv_mass[q.v.c] +
+         q.w[3] * q.w[3] * inv_mass[q.v.d];
+}
+
 /// The proximity pairs as springs of the implicit system (Tang et al. 2018,
 /// Sec. 3: repulsion forces and their stiffness in the solve): pair p resists
 /// the change of its gap sn . sum_k w_k x_k along its spring direction

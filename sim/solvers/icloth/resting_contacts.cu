@@ -7,7 +7,7 @@
 namespace cb::icloth {
 
 void find_resting_contacts(const Context& ctx, const ObstacleContact* mesh, const Shape* start, const Shape* end,
-                           int nshapes, const SystemView& A, const float* D, const Vec3f* x, const Vec3f* v,
+                           int nshapes, const SystemView& A, const Vec3f* x, const Vec3f* v,
                            const float* thickness, const uint8_t* stuck, float reach, float gamma, RestingContact* rc,
                            M3* E) {
   const SystemView a = A;
@@ -36,7 +36,7 @@ void find_resting_contacts(const Context& ctx, const ObstacleContact* mesh, cons
       }
     }
     if (c.k > 0.f) {
-      c.k = gamma * D[i] / (a.h * a.h);
+      c.k = gamma * scalar_diagonal(a, i) / (a.h * a.h);
       c.stick = stuck[i] ? 1 : 0;
       if (c.stick)
         E[i] = M3::identity(c.k);

@@ -44,11 +44,11 @@ struct RestingContact {
 /// analytic shapes posed at `start` / `end` of the step, and writes E (N/m, the
 /// SystemView::extra blocks): k n n^T, or k I where stuck[i] (the last step's
 /// resting_friction) and the vertex still rests. k = gamma D_i / h^2 with D_i
-/// the size of the vertex's diagonal block of A without E (kg): the solve's motion of a
-/// resting vertex against its spring is 1 / (1 + gamma) of what it would be
-/// (D: system_diagonal).
+/// the size of the vertex's diagonal block of A without E (kg, scalar_diagonal):
+/// the solve's motion of a resting vertex against its spring is 1 / (1 + gamma)
+/// of what it would be.
 void find_resting_contacts(const Context& ctx, const ObstacleContact* mesh, const Shape* start, const Shape* end,
-                           int nshapes, const SystemView& A, const float* D, const Vec3f* x, const Vec3f* v,
+                           int nshapes, const SystemView& A, const Vec3f* x, const Vec3f* v,
                            const float* thickness, const uint8_t* stuck, float reach, float gamma, RestingContact* rc,
                            M3* E);
 

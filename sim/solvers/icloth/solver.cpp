@@ -61,7 +61,6 @@ struct IClothSolver::Impl {
   DeviceBuffer<M3> resting_k;            ///< (n) N/m, their springs (SystemView::extra)
   DeviceBuffer<uint8_t> stuck;           ///< (n) held by static friction at the end of the last step
   bool stuck_set = false;                ///< stuck may hold flags (cleared when resting contacts stop)
-  DeviceBuffer<float> diag;              ///< (n) kg, system_diagonal of the step
   DeviceBuffer<M3> diag_block;           ///< (n) kg, system_diagonal_blocks of the step (pair springs)
   float max_thickness = 0;
   // cloth-cloth proximity repulsion and friction
@@ -106,7 +105,6 @@ IClothSolver::IClothSolver(const Context& ctx, const ClothModel& model) : ctx_(c
   d.resting.resize(ctx, n);
   d.resting_k.resize(ctx, n);
   d.stuck.upload(ctx, std::vector<uint8_t>(n, 0));
-  d.diag.resize(ctx, n);
   d.h_mass = model.mass;
   std::vector<float> fr(n);
   for (size_t v = 0; v < n; ++v) fr[v] = model.material_of_vertex(uint32_t(v)).friction;
@@ -154,7 +152,7 @@ size_t IClothSolver::device_bytes() const {
   return d.tris.bytes() + d.bends.bytes() + d.tri_rest.bytes() + d.bend_rest.bytes() + d.pattern.bytes() +
          d.mass.bytes() * 4 + d.tri_grad.bytes() + d.bend_grad.bytes() * 2 + d.tri_hw.bytes() + d.bend_hs.bytes() +
          d.speed.bytes() + d.K.bytes() + d.f.bytes() * 4 + d.cg.bytes() + d.contacts.bytes() + d.resting.bytes() +
-         d.resting_k.bytes() + d.stuck.bytes() + d.diag.bytes() + d.diag_block.bytes() + d.mesh_prox.device_bytes() +
+         d.resting_k.bytes() + d.stuck.bytes() + d.diag_block.bytes() + d.mesh_prox.device_bytes() +
          d.friction.bytes() + d.repulsion.device_bytes();
 }
 
@@ -294,7 +292,6 @@ bool IClothSolver::add_contact_springs(const StepInputs& in, const SimState& sta
     d.stuck.upload(ctx_, std::vector<uint8_t>(size_t(n), 0));
     d.stuck_set = false;
   }
-  if (resting) system_diagonal(ctx_, A, d.diag.data());
   if (pair_springs) {
     d.diag_block.resize(ctx_, size_t(n));
     system_diagonal_blocks(ctx_, A, d.diag_block.data());
@@ -307,7 +304,7 @@ bool IClothSolver::add_contact_springs(const StepInputs& in, const SimState& sta
   if (in.obstacles.has_meshes())
     d.mesh_prox.query(ctx_, state.x.data(), n, kRestingReach * d.max_thickness, d.contacts.data());
   find_resting_contacts(ctx_, in.obstacles.has_meshes() ? d.contacts.data() : nullptr, d.shape_start.data(),
-                        d.shape_end.data(), int(d.shape_end.size()), A, d.diag.data(), state.x.data(),
+                        d.shape_end.data(), int(d.shape_end.size()), A, state.x.data(),
                         state.v.data(), d.thickness.data(), d.stuck.data(), kRestingReach,
                         params_.obstacle_stiffness, d.resting.data(), d.resting_k.data());
   add_resting_rhs(ctx_, d.resting.data(), n, h, d.rhs.data());

@@ -56,13 +56,6 @@ void apply_system(const Context& ctx, const SystemView& A, const Vec3f* p, Vec3f
   parallel_for(ctx, A.pat.nverts, [=] CB_HD(int i) { y[i] = system_row(A, p, i); });
 }
 
-void system_diagonal(const Context& ctx, const SystemView& A, float* D) {
-  parallel_for(ctx, A.pat.nverts, [=] CB_HD(int i) {
-    const M3 Kd = stiffness_diagonal(A, i);
-    D[i] = mass_diagonal(A, i) + (Kd.m[0][0] + Kd.m[1][1] + Kd.m[2][2]) / 3.f;
-  });
-}
-
 void system_diagonal_blocks(const Context& ctx, const SystemView& A, M3* B) {
   parallel_for(ctx, A.pat.nverts, [=] CB_HD(int i) {
     M3 d = stiffness_diagonal(A, i);

@@ -71,6 +71,13 @@ CB_HD inline M3 stiffness_diagonal(const SystemView& A, int i) {
   return A.K[A.pat.stored(i, A.pat.diag[i])] * (A.h * A.beta + A.h * A.h);
 }
 
+/// A scalar size of A's diagonal block at vertex i without contact terms (kg),
+/// (1 + h alpha) m + tr((h beta + h^2) K_ii) / 3 (for contact springs scaled to it).
+CB_HD inline float scalar_diagonal(const SystemView& A, int i) {
+  const M3 Kd = stiffness_diagonal(A, i);
+  return mass_diagonal(A, i) + (Kd.m[0][0] + Kd.m[1][1] + Kd.m[2][2]) / 3.f;
+}
+
 /// Row i of the proximity springs' product: sum over vertex i's pairs of
 /// k w_i sn (sn . g) + (c / h) w_i (g - sn (sn . g)), g = sum_k w_k p_k (N/m times
 /// p's unit; times h^2 in A: the spring's h^2 k and the drag's h c).
@@ -111,11 +118,6 @@ CB_HD inline Vec3f system_row(const SystemView& A, const Vec3f* p, int i) {
 
 /// y = A p (filtered: y = 0 at pinned vertices).
 void apply_system(const Context& ctx, const SystemView& A, const Vec3f* p, Vec3f* y);
-
-/// D[i] (kg): a scalar size of A's diagonal block at vertex i without contact
-/// terms, (1 + h alpha) m + tr((h beta + h^2) K_ii) / 3 (for contact springs
-/// scaled to it).
-void system_diagonal(const Context& ctx, const SystemView& A, float* D);
 
 /// B[i] (kg): A's diagonal block at vertex i without contact terms,
 /// (1 + h alpha) m I + (h beta + h^2) K_ii. Along a direction u, u . B u is how
