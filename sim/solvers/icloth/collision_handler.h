@@ -84,7 +84,7 @@ struct CollisionStats {
   uint64_t fallbacks = 0;          ///< steps that needed rigid impact zones
   uint64_t rigid_rounds = 0;
   uint64_t excluded = 0;           ///< feature pairs skipped because their triangles were tangled at x0
-  uint64_t stalls = 0;             ///< zone rounds stopped because a round found only known impacts
+  uint64_t stalls = 0;             ///< zone rounds stopped because two rounds in a row found only known impacts
   uint64_t clamped = 0;            ///< steps shortened to half the first time of impact left
   uint64_t unresolved = 0;         ///< steps from a tangled start that ended with impacts left (caps hit)
   uint64_t reverted = 0;           ///< steps from a clean start that went back to x0 (caps hit)
