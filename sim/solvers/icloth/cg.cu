@@ -38,17 +38,18 @@ void cg_start(const Context& ctx, const SystemView& A, const Vec3f* b, const Vec
   }, [=] CB_HD(double rz) { sc->rz = rz; }, s.sum);
 }
 
-// rz0 = b.(P S b), the tolerance's scale (the P-norm of the filtered rhs), so
-// that a guess that is already good (a cloth at rest) costs no iterations; then
-// the stopping state
-void cg_init_scalars(const Context& ctx, const SystemView& A, const Vec3f* b, CgScratch& s, int max_iter, float tol) {
+// the tolerance's scale rz0 = max(min(r.z, b.(P S b)), floor) (cg.h), then the
+// stopping state; r.z is the starting residual's, from cg_start
+void cg_init_scalars(const Context& ctx, const SystemView& A, const Vec3f* b, CgScratch& s, int max_iter, float tol,
+                     double floor) {
   const float* w = A.inv_mass;
   const M3* P = s.P.data();
   CgScalars* sc = s.scalars.data();
   rows_sum(ctx, A.pat.nverts, [=] CB_HD(int i) { return w[i] == 0.f ? 0.f : dot(b[i], P[i] * b[i]); },
-           [=] CB_HD(double rz0) {
-             sc->rz0 = rz0;
-             sc->tol2 = double(tol) * double(tol) * rz0;
+           [=] CB_HD(double bb) {
+             const double scale = sc->rz < bb ? sc->rz : bb;
+             sc->rz0 = scale > floor ? scale : floor;
+             sc->tol2 = double(tol) * double(tol) * sc->rz0;
              sc->iterations = 0;
              sc->max_iterations = max_iter;
              sc->done = !(sc->rz > sc->tol2 && sc->rz > 0) || max_iter <= 0;
@@ -111,12 +112,12 @@ void cg_direction(const Context& ctx, int n, CgScratch& s) {
 }  // namespace
 
 CgResult pcg_solve(const Context& ctx, const SystemView& A, const Vec3f* b, Vec3f* x, CgScratch& s, int max_iter,
-                   float tol) {
+                   float tol, double floor) {
   const int n = A.pat.nverts;
   s.resize(ctx, size_t(n));
   block_jacobi(ctx, A, s.P.data());
   cg_start(ctx, A, b, x, s);
-  cg_init_scalars(ctx, A, b, s, max_iter, tol);
+  cg_init_scalars(ctx, A, b, s, max_iter, tol, floor);
   std::vector<CgScalars> host = s.scalars.to_host();
   for (int launched = 0; !host[0].done && launched < max_iter; launched += kCgBatch) {
     for (int k = 0; k < kCgBatch; ++k) {  // three launches an iteration
@@ -128,6 +129,7 @@ CgResult pcg_solve(const Context& ctx, const SystemView& A, const Vec3f* b, Vec3
   }
   CgResult res;
   res.iterations = host[0].iterations;
+  res.scale = host[0].rz0;
   res.rel_residual = host[0].rz0 > 0 ? std::sqrt(std::max(host[0].rz, 0.0) / host[0].rz0) : 0.0;
   return res;
 }

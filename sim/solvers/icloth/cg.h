@@ -24,8 +24,9 @@ constexpr int kCgBatch = 8;
 
 /// The iteration's scalars (backend memory).
 struct CgScalars {
-  double rz = 0, rz0 = 0, pq = 0, beta = 0;  ///< r.z, b.Pb of the rhs, p.q, the new direction's weight
-  double tol2 = 0;                           ///< tol^2 rz0: converged when rz <= tol2
+  double rz = 0, pq = 0, beta = 0;  ///< r.z, p.q, the new direction's weight
+  double rz0 = 0;                   ///< the tolerance's scale (pcg_solve)
+  double tol2 = 0;                  ///< tol^2 rz0: converged when rz <= tol2
   int iterations = 0, max_iterations = 0;
   int done = 0;                              ///< converged, stopped at p.q <= 0, or out of iterations
 };
@@ -42,14 +43,22 @@ struct CgScratch {
 
 struct CgResult {
   int iterations = 0;
-  double rel_residual = 0;  ///< sqrt(r.z / b.Pb) at exit (preconditioned norms)
+  double rel_residual = 0;  ///< sqrt(r.z / rz0) at exit (preconditioned norms, CgScalars::rz0)
+  double scale = 0;         ///< rz0, the tolerance's scale
 };
 
 /// Solves A x = b (b, x: (nverts) backend memory; x holds the initial guess and is
-/// left unchanged at pinned vertices). Stops when the preconditioned residual
-/// norm falls below `tol` times that of the (filtered) right-hand side, or after
-/// `max_iter` iterations.
+/// left unchanged at pinned vertices). Stops after `max_iter` iterations or when
+/// the preconditioned residual norm sqrt(r.P r) falls below `tol` times a scale:
+/// the smaller of the (filtered) right-hand side's and the starting residual's
+/// norms, but not below sqrt(floor) (the same units as r.P r: kg m^2/s^2 for an
+/// impulse residual). For the implicit step's velocities b holds the cloth's
+/// momentum M v, so b alone loosens the solve of a fast cloth (the skirt at the
+/// kick's start stopped after 10 iterations and overstretched); the starting
+/// residual alone is loosened by stiff contact springs (the sheet on a slope
+/// then stuck); the floor keeps a cloth at rest from chasing round-off.
+/// A zero scale costs no iteration.
 CgResult pcg_solve(const Context& ctx, const SystemView& A, const Vec3f* b, Vec3f* x, CgScratch& s, int max_iter,
-                   float tol);
+                   float tol, double floor = 0);
 
 }  // namespace cb::icloth

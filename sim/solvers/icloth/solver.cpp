@@ -69,6 +69,7 @@ struct IClothSolver::Impl {
   CollisionHandler collisions;
   bool check_tangles = true;  ///< look for intersecting pairs before the next sub-step
   std::vector<float> h_mass, h_thickness;
+  double cloth_mass = 0;  ///< kg, all vertices
   DeviceBuffer<uint32_t> tri_piece;
 
   ElementIn el_in() const {
@@ -106,6 +107,8 @@ IClothSolver::IClothSolver(const Context& ctx, const ClothModel& model) : ctx_(c
   d.resting_k.resize(ctx, n);
   d.stuck.upload(ctx, std::vector<uint8_t>(n, 0));
   d.h_mass = model.mass;
+  d.cloth_mass = 0;
+  for (float m : model.mass) d.cloth_mass += double(m);
   std::vector<float> fr(n);
   for (size_t v = 0; v < n; ++v) fr[v] = model.material_of_vertex(uint32_t(v)).friction;
   d.friction.upload(ctx, fr);
@@ -225,14 +228,22 @@ void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, dou
   {
     ScopedStage s(in.timer, "integration");
     d.v_new.copy_from(state.v);
-    CgResult r = pcg_solve(ctx_, A, d.rhs.data(), d.v_new.data(), d.cg, params_.cg_max_iterations, params_.cg_tolerance);
+    // the PCG's tolerance scale (pcg_solve) is never below the P-norm of
+    // gravity's impulse on the cloth over the step, ~ sum_i m_i (h |g|)^2
+    const double g_impulse = double(h) * double(length(in.env.gravity));
+    const double cg_floor = d.cloth_mass * g_impulse * g_impulse;
+    CgResult r = pcg_solve(ctx_, A, d.rhs.data(), d.v_new.data(), d.cg, params_.cg_max_iterations, params_.cg_tolerance,
+                           cg_floor);
     in.stats.set("cg iterations", in.stats.get("cg iterations") + r.iterations);
+    const double first_scale = r.scale;
     for (int round = 0; A.prox.k && round < kSpringRounds; ++round) {  // the springs' active set and friction
       const size_t released = d.repulsion.release_pulling_springs(ctx_, d.v_new.data());
       add_stat(in.stats, "released springs", double(released));
       const size_t rubbing = d.repulsion.lag_friction(ctx_, d.v_new.data(), state.inv_mass.data(), h);
       if (released == 0 && rubbing == 0) break;
-      r = pcg_solve(ctx_, A, d.rhs.data(), d.v_new.data(), d.cg, params_.cg_max_iterations, params_.cg_tolerance);
+      // to the first solve's scale: a re-solve starts near its answer
+      r = pcg_solve(ctx_, A, d.rhs.data(), d.v_new.data(), d.cg, params_.cg_max_iterations, params_.cg_tolerance,
+                    std::max(cg_floor, first_scale));
       in.stats.set("cg iterations", in.stats.get("cg iterations") + r.iterations);
     }
     in.stats.set("cg residual", r.rel_residual);
