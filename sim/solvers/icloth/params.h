@@ -11,7 +11,7 @@ namespace cb::icloth {
 struct IClothParams {
   int substeps = 0;              ///< implicit steps per frame; 0 = the scene's substeps
   int cg_max_iterations = 200;   ///< PCG iteration cap per step
-  float cg_tolerance = 1e-3f;    ///< relative preconditioned residual at which PCG stops
+  float cg_tolerance = 1e-3f;    ///< relative preconditioned residual at which PCG stops (its scale: pcg_solve)
   float weft_ratio = 1.f;        ///< weft stretch stiffness / warp stretch stiffness
   float stiffness_damping = 1e-3f;  ///< s, Rayleigh beta: damping force -beta K v
   float grab_stiffness = 500.f;  ///< N/m, spring of the mouse grab (times Grab::stiffness)
