@@ -100,9 +100,9 @@ void scene_bench(benchmark::State& state, const char* file) {
 }
 
 // a scene with every cloth grid refined to n x n vertices; springs: the
-// cloth-cloth springs' proximity_stiffness (0: the repulsion filter alone, the
-// default)
-void large_bench(benchmark::State& state, const char* file, int n, int warmup, int64_t springs = 0) {
+// cloth-cloth springs' proximity_stiffness (10: the default; 0: the repulsion
+// filter alone)
+void large_bench(benchmark::State& state, const char* file, int n, int warmup, int64_t springs = 10) {
   SceneSpec s = scene_file(file);
   for (ClothSpec& c : s.cloths) refine_grid(c, n, n);
   s.solver_params["proximity_stiffness"] = std::to_string(springs);

@@ -22,8 +22,9 @@ struct IClothParams {
   float obstacle_stiffness = 100.f;
   /// the same for cloth-cloth proximity pairs that close or rest, as springs
   /// along the surfaces' normal with Coulomb friction in the solve
-  /// (ClothRepulsion::springs; 0 = off: the repulsion filter alone)
-  float proximity_stiffness = 0.f;
+  /// (ClothRepulsion::springs; 0 = off: the repulsion filter alone, which
+  /// stretches squeezed stacks and folds: RESULTS.md, sixth session)
+  float proximity_stiffness = 10.f;
   // penetration handling (Tang et al. 2018, Sec. 3-4)
   bool self_collision = true;    ///< cloth-cloth proximity and CCD (also needs the scene's switch)
   float thickness = 0.f;         ///< m, collision thickness; 0 = the materials' thickness

@@ -286,7 +286,7 @@ SystemView IClothSolver::system_view(const StepInputs& in, const SimState& state
 
 // The contacts that enter the solve as springs (after the forces and the
 // right-hand side, before the PCG): resting obstacle contacts (resting_contacts.h)
-// and, opt-in, closing cloth-cloth pairs (ClothRepulsion::springs), against the
+// and closing cloth-cloth pairs (ClothRepulsion::springs; proximity_stiffness > 0), against the
 // shapes posed for this step. Returns whether resting contacts were looked for
 // (then resting_friction follows the solve).
 bool IClothSolver::add_contact_springs(const StepInputs& in, const SimState& state, bool use_repulsion,

@@ -4,7 +4,13 @@
 //  - backward Euler linearised once per step (Baraff & Witkin 1998), solved by a
 //    block-Jacobi preconditioned CG over a 3x3 block-sparse matrix (cg.h),
 //  - pins and the mouse grab as filtered constraints / a stiff implicit spring,
-//  - obstacles: a proximity velocity filter with friction (obstacle_kernels.h),
+//  - obstacles: resting contacts as stiff springs in the solve with Coulomb
+//    friction (resting_contacts.h), then a proximity velocity filter with
+//    friction (obstacle_kernels.h),
+//  - cloth-cloth proximity (Sec. 3): closing pairs as springs along the surfaces'
+//    normal with Coulomb friction as a drag in the solve, repeated solves for
+//    their active set (repulsion.h, proximity_stiffness), then the repulsion
+//    velocity filter of Bridson et al. 2002 (repulsion.h),
 //  - penetration handling: CCD, incremental T_d/T_s rounds, impact zones solved
 //    by the non-linear solver of Sec. 4, rigid impact zones as the fallback
 //    (collision_handler.h); the penetration counter after every frame.

@@ -35,12 +35,12 @@ void run_scene(const std::string& file, int frames, float strain_bound = 0.5f) {
 TEST(IClothScenes, SphereStaysPenetrationFree) { run_scene("icloth_sphere.json", 100); }
 TEST(IClothScenes, TwistingStaysPenetrationFree) { run_scene("icloth_twisting.json", 100); }
 // the sheets reach the funnel and each other at frames ~15-25, then rest stacked
-// in it (the proximity repulsion keeps that contact cheap). The squeezed stack
-// stretches edges by 0.30 (CPU, this file, 150 frames), by 0.27-0.48 when the
-// first sheet starts 1 mm up to 2 mm to the side, and once by 0.81 on the CUDA
-// backend, whose rounding takes another trajectory (an open defect: RESULTS.md,
-// "GPU (H100)" and "I-Cloth repulsion filter"). The bound of 1 catches a
-// blow-up, not that defect.
+// in it (the proximity springs and repulsion keep that contact cheap). The
+// squeezed stack stretches edges by 0.31 (CPU, this file, 150 frames), by
+// 0.24-0.40 when the first sheet starts 1 mm up to 2 mm to the side (0.27-0.48
+// with the repulsion filter alone), and once by 0.81 on the CUDA backend, with
+// the filter alone, whose rounding took another trajectory (an open defect:
+// RESULTS.md). The bound of 1 catches a blow-up, not that defect.
 TEST(IClothScenes, FunnelStaysPenetrationFree) { run_scene("icloth_funnel.json", 100, 1.f); }
 TEST(IClothScenes, ScarfStaysPenetrationFree) { run_scene("icloth_scarf.json", 100); }
 
