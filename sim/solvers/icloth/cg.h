@@ -54,7 +54,7 @@ struct CgResult {
 /// norms, but not below sqrt(floor) (the same units as r.P r: kg m^2/s^2 for an
 /// impulse residual). For the implicit step's velocities b holds the cloth's
 /// momentum M v, so b alone loosens the solve of a fast cloth (the skirt at the
-/// kick's start stopped after 10 iterations and overstretched); the starting
+/// kick's start stopped after 20 iterations and overstretched); the starting
 /// residual alone is loosened by stiff contact springs (the sheet on a slope
 /// then stuck); the floor keeps a cloth at rest from chasing round-off.
 /// A zero scale costs no iteration.
