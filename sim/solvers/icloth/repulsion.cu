@@ -398,7 +398,7 @@ PairSprings ClothRepulsion::springs(const Context& ctx, const Vec3f* v, const M3
     if (dot(pair_sum(q, v), q.sn) <= 0.f && s > 0.f) k[p] = gamma / (h * h * s);
     on[p] = k[p] != 0.f ? 1.f : 0.f;
   });
-  num_springs_ = size_t(reduce_sum(ctx, spring_scratch_.data(), size_t(np)) + 0.5);
+  num_springs_ = flagged_pairs(ctx);
   springs_on_ = true;
   ps.pairs = pairs;
   ps.k = k;
@@ -420,7 +420,7 @@ size_t ClothRepulsion::release_pulling_springs(const Context& ctx, const Vec3f* 
     if (pulls) k[p] = 0.f;
     released[p] = pulls ? 1.f : 0.f;
   });
-  return size_t(reduce_sum(ctx, released, pairs_.size()) + 0.5);
+  return flagged_pairs(ctx);
 }
 
 size_t ClothRepulsion::lag_friction(const Context& ctx, const Vec3f* v, const float* inv_mass, float h) {
@@ -440,7 +440,11 @@ size_t ClothRepulsion::lag_friction(const Context& ctx, const Vec3f* v, const fl
     fc[p] = lambda > 0.f ? q.mu * lambda / (h * fmaxf(slide, kStaticSpeed * q.reach / h)) : 0.f;
     rubbing[p] = fc[p] > 0.f ? 1.f : 0.f;
   });
-  return size_t(reduce_sum(ctx, rubbing, pairs_.size()) + 0.5);
+  return flagged_pairs(ctx);
+}
+
+size_t ClothRepulsion::flagged_pairs(const Context& ctx) const {
+  return size_t(reduce_sum(ctx, spring_scratch_.data(), pairs_.size()) + 0.5);
 }
 
 ClothRepulsion::Progress ClothRepulsion::progress() const {

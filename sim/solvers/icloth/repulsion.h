@@ -179,7 +179,9 @@ class ClothRepulsion {
   DeviceBuffer<uint32_t> vert_off_;  ///< (nverts + 1) incidence entries of each vertex (springs())
   DeviceBuffer<float> spring_k_;     ///< (npairs) N/m (springs())
   DeviceBuffer<float> spring_c_;     ///< (npairs) N s/m (lag_friction())
-  DeviceBuffer<float> spring_scratch_;  ///< (npairs) per-pair counts of the last spring call
+  DeviceBuffer<float> spring_scratch_;  ///< (npairs) per-pair flags (1/0) of the last spring call
+  /// How many pairs the last spring call flagged in spring_scratch_.
+  size_t flagged_pairs(const Context& ctx) const;
   bool springs_on_ = false;          ///< springs() was called since the last find()
   DeviceBuffer<Vec3f> dv_;         ///< (4 npairs) velocity change per pair corner
   DeviceBuffer<uint32_t> active_;  ///< (npairs) the pair needed an impulse in this pass

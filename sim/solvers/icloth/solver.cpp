@@ -213,7 +213,7 @@ void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, dou
     ScopedStage s(in.timer, "proximity");
     size_t num_prox = d.repulsion.find(ctx_, state.x.data(), d.thickness.data(), d.friction.data(), d.max_thickness,
                                 repulsion_settings());
-    in.stats.set("proximity pairs", in.stats.get("proximity pairs") + double(num_prox));
+    add_stat(in.stats, "proximity pairs", double(num_prox));
   }
   {
     ScopedStage s(in.timer, "forces");
@@ -234,7 +234,7 @@ void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, dou
     const double cg_floor = d.cloth_mass * g_impulse * g_impulse;
     CgResult r = pcg_solve(ctx_, A, d.rhs.data(), d.v_new.data(), d.cg, params_.cg_max_iterations, params_.cg_tolerance,
                            cg_floor);
-    in.stats.set("cg iterations", in.stats.get("cg iterations") + r.iterations);
+    add_stat(in.stats, "cg iterations", r.iterations);
     const double first_scale = r.scale;
     for (int round = 0; A.prox.k && round < kSpringRounds; ++round) {  // the springs' active set and friction
       const size_t released = d.repulsion.release_pulling_springs(ctx_, d.v_new.data());
@@ -244,7 +244,7 @@ void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, dou
       // to the first solve's scale: a re-solve starts near its answer
       r = pcg_solve(ctx_, A, d.rhs.data(), d.v_new.data(), d.cg, params_.cg_max_iterations, params_.cg_tolerance,
                     std::max(cg_floor, first_scale));
-      in.stats.set("cg iterations", in.stats.get("cg iterations") + r.iterations);
+      add_stat(in.stats, "cg iterations", r.iterations);
     }
     in.stats.set("cg residual", r.rel_residual);
   }
