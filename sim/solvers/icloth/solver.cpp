@@ -241,9 +241,9 @@ void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, dou
       add_stat(in.stats, "released springs", double(released));
       const size_t rubbing = d.repulsion.lag_friction(ctx_, d.v_new.data(), state.inv_mass.data(), h);
       if (released == 0 && rubbing == 0) break;
-      // to the first solve's scale: a re-solve starts near its answer
+      // to the first solve's scale (already >= cg_floor): a re-solve starts near its answer
       r = pcg_solve(ctx_, A, d.rhs.data(), d.v_new.data(), d.cg, params_.cg_max_iterations, params_.cg_tolerance,
-                    std::max(cg_floor, first_scale));
+                    first_scale);
       add_stat(in.stats, "cg iterations", r.iterations);
     }
     in.stats.set("cg residual", r.rel_residual);
