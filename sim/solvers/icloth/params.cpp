@@ -14,7 +14,9 @@ std::string IClothParams::validate() const {
 ParamTable IClothParams::to_table() const {
   ParamTable t;
   t.add_int("substeps", substeps, 0, 100, "implicit steps per frame (0 = the scene's substeps)");
-  t.add_int("cg_max_iterations", cg_max_iterations, 1, 10000, "PCG iteration cap per step");
+  t.add_int("cg_max_iterations", cg_max_iterations, 1, 10000, "PCG iteration cap of a step's solve");
+  t.add_int("cg_resolve_iterations", cg_resolve_iterations, 1, 10000,
+            "PCG iteration cap of each re-solve with the cloth-cloth springs");
   t.add_float("cg_tolerance", cg_tolerance, 1e-8, 0.5, "", "relative residual at which PCG stops", true);
   t.add_float("weft_ratio", weft_ratio, 0.01, 100, "", "weft / warp stretch stiffness", true);
   t.add_float("stiffness_damping", stiffness_damping, 0, 1, "s", "Rayleigh damping beta (force -beta K v)");
@@ -47,6 +49,7 @@ std::string IClothParams::from_table(const ParamTable& t, IClothParams* out) {
     if (!(e.value >= e.min && e.value <= e.max)) return "parameter '" + e.name + "' is out of range";
   p.substeps = t.get_int("substeps");
   p.cg_max_iterations = t.get_int("cg_max_iterations");
+  p.cg_resolve_iterations = t.get_int("cg_resolve_iterations");
   p.cg_tolerance = float(t.get("cg_tolerance"));
   p.weft_ratio = float(t.get("weft_ratio"));
   p.stiffness_damping = float(t.get("stiffness_damping"));

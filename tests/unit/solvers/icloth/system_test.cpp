@@ -255,6 +255,50 @@ TEST(IClothCg, ToleranceFollowsTheChangeNotTheMomentum) {
   }
 }
 
+// What lets the springs' re-solves stop early (IClothParams::cg_resolve_iterations):
+// from a warm start, the error's energy norm (x - x*)^T A (x - x*) falls with
+// every iteration, so a solve capped at any count ends no further from the
+// answer than where it started, and a higher cap ends no further than a lower.
+// The start is the answer of a slightly different system (what a re-solve gets).
+TEST(IClothCg, CappedSolveFromAWarmStartNeverEndsFurtherAway) {
+  const auto [m, r, bp, x] = deformed_sheet(12, 10, 1.f, 13, 0.005f);
+  const size_t n = x.size();
+  std::vector<float> w(n, 1.f), alpha(n, 0.1f);
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> u(-1, 1);
+  std::vector<Vec3f> xt(n), start(n);
+  for (size_t i = 0; i < n; ++i) {
+    xt[i] = Vec3f{u(rng), u(rng), u(rng)};
+    start[i] = xt[i] + Vec3f{u(rng), u(rng), u(rng)} * (i % 17 == 0 ? 0.5f : 0.01f);  // a few rows changed
+  }
+  for (const Context& ctx : test::backends()) {
+    const Assembled a = assemble(ctx, m, r, bp, x);
+    const DeviceSystem sys(ctx, bp, a.K, m.mass, alpha, w);
+    DeviceBuffer<Vec3f> dxt(ctx, xt), b(ctx, n);
+    apply_system(ctx, sys.A, dxt.data(), b.data());
+    auto energy_error = [&](const std::vector<Vec3f>& got) {  // (x - x*)^T A (x - x*)
+      std::vector<Vec3f> e(n);
+      for (size_t i = 0; i < n; ++i) e[i] = got[i] - xt[i];
+      DeviceBuffer<Vec3f> de(ctx, e), Ae(ctx, n);
+      apply_system(ctx, sys.A, de.data(), Ae.data());
+      const std::vector<Vec3f> ae = Ae.to_host();
+      double s = 0;
+      for (size_t i = 0; i < n; ++i) s += double(dot(e[i], ae[i]));
+      return s;
+    };
+    double last = energy_error(start);
+    for (int cap : {1, 2, 5, 10, 30}) {
+      DeviceBuffer<Vec3f> sol(ctx, start);
+      CgScratch s;
+      const CgResult res = pcg_solve(ctx, sys.A, b.data(), sol.data(), s, cap, 1e-6f);
+      EXPECT_EQ(res.iterations, cap) << "stopped by the cap, not the tolerance";
+      const double err = energy_error(sol.to_host());
+      EXPECT_LT(err, last) << backend_name(ctx.backend) << ": cap " << cap;
+      last = err;
+    }
+  }
+}
+
 // K in sliced ELL order (what CUDA uses) gives the same products, the same
 // Jacobi blocks and the same CG solution as in CSR order, on every backend (a
 // 12 x 10 grid: 120 rows, four slices, the last one partly empty)
