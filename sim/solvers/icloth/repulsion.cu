@@ -65,8 +65,27 @@ CB_HD inline Vec3f spring_direction(Vec3f n, Vec3f fn, float min_len) {
   return fn * ((c > 0.f ? 1.f : -1.f) / l);
 }
 
-CB_HD inline bool vf_pair(const Vec3f* x, const Int3* tris, Int2 c, const float* th, const float* fr, float scale,
-                          ProxPair& p) {
+// True when the triangle's closest point r to vertex v lies on an edge (or a
+// corner) that v spans a triangle with: across[k] is the vertex across the
+// triangle's edge k (opposite its vertex k) in the neighbouring triangle, -1 at
+// a border. Then the pair's distance is the height of v's own triangle over
+// that edge, squashed below the proximity distance: the membrane's business,
+// not a contact between two layers, and the pair gets no spring in the solve
+// (the filter alone serves it, as an edge-on contact). In the skirt's
+// compressed folds such a spring, 10 times the pair's diagonal, and its lagged
+// friction (the pair's inverse mass 1 / m is ~10^8 times its compliance in A
+// there, so the drag flipped between 10^6 and 10^-6 N s/m from round to round)
+// stretched the squashed triangle to 1.67 times its rest length in one step.
+// Dropping the pair altogether let such triangles collapse into the CCD
+// (impacts 10-100x). RESULTS.md, seventh session.
+CB_HD inline bool own_triangle_edge(int v, const PointTriResult<float>& r, Int3 across) {
+  for (int k = 0; k < 3; ++k)
+    if (r.w[k] <= 0.f && across[k] == v) return true;  // on edge k (or a corner of it)
+  return false;
+}
+
+CB_HD inline bool vf_pair(const Vec3f* x, const Int3* tris, const Int3* across, Int2 c, const float* th,
+                          const float* fr, float scale, ProxPair& p) {
   const Int3 t = tris[c.b];
   p.v = Int4{c.a, t.a, t.b, t.c};
   PointTriResult<float> r = closest_point_triangle(x[c.a], x[t.a], x[t.b], x[t.c]);
@@ -75,7 +94,7 @@ CB_HD inline bool vf_pair(const Vec3f* x, const Int3* tris, Int2 c, const float*
   p.mu = mean4(fr, p.v);
   const Vec3f fn = cross(x[t.b] - x[t.a], x[t.c] - x[t.a]);
   if (!finish_pair(p, x[c.a] - r.point, fn, scale * max4(th, p.v))) return false;
-  p.sn = spring_direction(p.n, fn, 0.f);
+  p.sn = own_triangle_edge(c.a, r, across[c.b]) ? Vec3f{0, 0, 0} : spring_direction(p.n, fn, 0.f);
   return true;
 }
 
@@ -102,6 +121,7 @@ struct NarrowArgs {
   float scale;
   const Vec3f* rest;       ///< (nverts) or null: no rest filter
   const uint32_t* piece;   ///< (nverts)
+  const Int3* across;      ///< (ntris) the vertex across each edge (own_triangle_edge)
 };
 
 // Fraction of a pair's rest distance below which features of one piece that
@@ -147,7 +167,7 @@ void narrow_phase(const Context& ctx, const CcdMesh& m, const CcdCandidates& c, 
   const int nvf = int(c.vf.size()), n = nvf + int(c.ee.size());
   parallel_for(ctx, n, [=] CB_HD(int i) {
     ProxPair p;
-    bool keep = i < nvf ? vf_pair(a.x, m.tris, vf[i], a.thickness, a.friction, a.scale, p)
+    bool keep = i < nvf ? vf_pair(a.x, m.tris, a.across, vf[i], a.thickness, a.friction, a.scale, p)
                         : ee_pair(a.x, m.edges, ee[i - nvf], a.thickness, a.friction, a.scale, p);
     if (keep) keep = rest_limited(a, m, i < nvf, i < nvf ? vf[i] : ee[i - nvf], p);
     all[i] = p;
@@ -303,10 +323,32 @@ void vertex_pass(const Context& ctx, const Runs& R, const Vec3f* dv, const float
            });
 }
 
+// per triangle, the vertex across each of its edges (edge k opposite vertex k)
+// in the other triangle on that edge (the first other one on a non-manifold
+// edge); -1 at a border
+std::vector<Int3> vertices_across_edges(const std::vector<Int3>& tris, const Topology& topo) {
+  std::vector<Int3> across(tris.size(), Int3{-1, -1, -1});
+  for (size_t t = 0; t < tris.size(); ++t) {
+    int32_t out[3] = {-1, -1, -1};
+    for (int k = 0; k < 3; ++k) {
+      const size_t e = size_t(topo.tri_edges[t][k]);
+      const Int2 et = topo.edge_tris[e];
+      const int32_t other = et.a == int32_t(t) ? et.b : et.a;
+      if (other < 0) continue;
+      const Int3 o = tris[size_t(other)];
+      for (int j = 0; j < 3; ++j)
+        if (o[j] != topo.edges[e].a && o[j] != topo.edges[e].b) out[k] = o[j];
+    }
+    across[t] = Int3{out[0], out[1], out[2]};
+  }
+  return across;
+}
+
 }  // namespace
 
 void ClothRepulsion::set_cloth(const Context& ctx, size_t nverts, const std::vector<Int3>& tris, const Topology& topo) {
   topo_.upload(ctx, nverts, tris, topo);
+  across_.upload(ctx, vertices_across_edges(tris, topo));
   count_.resize(ctx, nverts);
 }
 
@@ -326,7 +368,8 @@ size_t ClothRepulsion::find(const Context& ctx, const Vec3f* x, const float* thi
   flags_.resize(ctx, n);
   keep_.resize(ctx, n);
   const bool limit = s.rest_limit && !rest_.empty();
-  const NarrowArgs args{x, thickness, friction, s.scale, limit ? rest_.data() : nullptr, piece_.data()};
+  const NarrowArgs args{x, thickness, friction, s.scale, limit ? rest_.data() : nullptr, piece_.data(),
+                        across_.data()};
   narrow_phase(ctx, m, cand_, args, all_.data(), flags_.data());
   const size_t np = n ? compact_indices(ctx, flags_.data(), keep_.data(), n) : 0;
   pairs_.resize(ctx, np);
@@ -466,7 +509,7 @@ size_t ClothRepulsion::device_bytes() const {
          flags_.bytes() + keep_.bytes() + inc_vert_.bytes() * 4 + dv_.bytes() + active_.bytes() + count_.bytes() +
          state_.bytes() + unmet_sum_.bytes() + chunk_off_.bytes() + chunk_start_.bytes() + div_.bytes() +
          chunk_count_.bytes() + chunk_sum_.bytes() + vert_off_.bytes() + spring_k_.bytes() + spring_c_.bytes() +
-         spring_scratch_.bytes();
+         spring_scratch_.bytes() + across_.bytes();
 }
 
 }  // namespace cb::icloth

@@ -171,6 +171,7 @@ class ClothRepulsion {
   CcdCandidates cand_;
   DeviceBuffer<Vec3f> rest_;       ///< (nverts) m, rest positions (empty: no rest filter)
   DeviceBuffer<uint32_t> piece_;   ///< (nverts) piece of each vertex
+  DeviceBuffer<Int3> across_;      ///< (ntris) the vertex across each edge, -1: none (set_cloth)
   DeviceBuffer<ProxPair> all_, pairs_;
   DeviceBuffer<uint32_t> flags_, keep_;
   DeviceBuffer<uint32_t> inc_vert_, inc_entry_, run_vert_, run_start_;  ///< incidence list sorted by vertex

@@ -449,5 +449,36 @@ TEST(IClothRepulsion, SpringDirectionIsTheFlatSheetsNormal) {
   EXPECT_GT(springs, 20u);
 }
 
+
+// A triangle (v, a, b) squashed onto its edge and folded up from its neighbour
+// (a, b, c): v lies 2 mm from the neighbour, nearest its shared edge (a, b),
+// along the neighbour's normal. That distance is the height of v's own triangle,
+// not a contact: the filter keeps the pair (it holds the triangle open) but the
+// solve gets no spring for it. The same vertex on a triangle of its own (v, d, e)
+// away from the edge gets one (what the rule must not take away).
+TEST(IClothRepulsion, NoSpringForAVertexOverItsOwnTrianglesEdge) {
+  for (const Context& ctx : test::backends()) {
+    for (bool own : {true, false}) {
+      Cloth c;
+      const Vec3f v{0.05f, 0.002f, 0.0005f};  // above edge (a, b), just outside the neighbour
+      c.x = {{0, 0, 0}, {0.1f, 0, 0}, {0.05f, 0, -0.08f}, v, {0.05f, 0.1f, 0.08f}, {0.15f, 0.1f, 0.08f}};
+      c.tris = {{0, 1, 2}, own ? Int3{3, 0, 1} : Int3{3, 4, 5}};
+      c.v.assign(c.x.size(), Vec3f{});
+      c.w.assign(c.x.size(), 1.f / c.mass);
+      Filter r(ctx, c, 0.f);
+      r.find(ctx, RepulsionSettings{});
+      const ProxPair* vf = nullptr;
+      const std::vector<ProxPair> pairs = r.rep.pairs();
+      for (const ProxPair& p : pairs)
+        if (p.v.a == 3 && p.w[0] == 1.f) vf = &p;
+      const std::string where = std::string(backend_name(ctx.backend)) + (own ? ": own edge" : ": other triangle");
+      ASSERT_NE(vf, nullptr) << where << ": the filter keeps the pair";
+      EXPECT_NEAR(vf->w[3], 0.f, 1e-6f) << where << ": nearest the edge (a, b)";
+      EXPECT_GT(std::fabs(vf->n.y), 0.9f) << where << ": along the neighbour's normal";
+      EXPECT_EQ(dot(vf->sn, vf->sn) > 0.f, !own) << where;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace cb::icloth

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "sim/world.h"
 #include "support/test_support.h"
@@ -13,10 +15,13 @@ namespace {
 
 // Runs scenes/<file> for `frames` frames on every backend: no NaN, no
 // intersecting pair, edge strain under `strain_bound` after each frame.
-void run_scene(const std::string& file, int frames, float strain_bound = 0.5f) {
+// `params`: solver parameters (name, value) set before the first frame.
+void run_scene(const std::string& file, int frames, float strain_bound = 0.5f,
+               const std::vector<std::pair<std::string, std::string>>& params = {}) {
   for (const Context& ctx : test::backends()) {
     World w(ctx, load_scene(test::source_path("scenes/" + file)));
     ASSERT_EQ(w.solver_name(), "icloth");
+    for (const auto& [name, value] : params) ASSERT_EQ(w.set_solver_param(name, value), "") << name;
     double impacts = 0;
     float worst_strain = 0;
     for (int f = 0; f < frames; ++f) {
@@ -54,6 +59,16 @@ TEST(IClothScenes, ScarfStaysPenetrationFree) { run_scene("icloth_scarf.json", 1
 TEST(IClothScenes, DressOnTheKickingMannequinStaysPenetrationFree) {
   CB_REQUIRE_SHARED("data/meshes/codim-ipc/kick");
   run_scene("shared/icloth_dress.json", 100, 0.3f);
+}
+
+// The same bound on trajectories a little off the shipped one (the PCG's
+// tolerance 0.8 and 2 times the default). Until the seventh session a
+// compressed fold gave a vertex a spring against the neighbour of its own
+// squashed triangle, and single frames reached 0.46-0.67 on such trajectories
+// (up to 0.40 before the re-solves were capped); now 0.25 and 0.24 (RESULTS.md).
+TEST(IClothScenes, DressStaysBelowTheBoundOffTheShippedTrajectory) {
+  CB_REQUIRE_SHARED("data/meshes/codim-ipc/kick");
+  for (const char* tol : {"8e-4", "2e-3"}) run_scene("shared/icloth_dress.json", 120, 0.3f, {{"cg_tolerance", tol}});
 }
 
 }  // namespace
