@@ -68,7 +68,7 @@ CB_HD inline Vec3f spring_direction(Vec3f n, Vec3f fn, float min_len) {
 // True when the triangle's closest point r to vertex v lies on an edge (or a
 // corner) that v spans a triangle with: across[k] is the vertex across the
 // triangle's edge k (opposite its vertex k) in the neighbouring triangle, -1 at
-// a border. Then the pair's distance is the height of v's own triangle over
+// a border or a non-manifold edge. Then the pair's distance is the height of v's own triangle over
 // that edge, squashed below the proximity distance: the membrane's business,
 // not a contact between two layers, and the pair gets no spring in the solve
 // (the filter alone serves it, as an edge-on contact). In the skirt's
@@ -324,22 +324,20 @@ void vertex_pass(const Context& ctx, const Runs& R, const Vec3f* dv, const float
 }
 
 // per triangle, the vertex across each of its edges (edge k opposite vertex k)
-// in the other triangle on that edge (the first other one on a non-manifold
-// edge); -1 at a border
+// in the other triangle on that edge, -1 at a border or a non-manifold edge:
+// the bending pairs' opposite vertices (bends[i].c lies in edge_tris[e].a,
+// bends[i].d in edge_tris[e].b, e = bend_edge[i])
 std::vector<Int3> vertices_across_edges(const std::vector<Int3>& tris, const Topology& topo) {
   std::vector<Int3> across(tris.size(), Int3{-1, -1, -1});
-  for (size_t t = 0; t < tris.size(); ++t) {
-    int32_t out[3] = {-1, -1, -1};
-    for (int k = 0; k < 3; ++k) {
-      const size_t e = size_t(topo.tri_edges[t][k]);
-      const Int2 et = topo.edge_tris[e];
-      const int32_t other = et.a == int32_t(t) ? et.b : et.a;
-      if (other < 0) continue;
-      const Int3 o = tris[size_t(other)];
-      for (int j = 0; j < 3; ++j)
-        if (o[j] != topo.edges[e].a && o[j] != topo.edges[e].b) out[k] = o[j];
-    }
-    across[t] = Int3{out[0], out[1], out[2]};
+  auto set = [&](int32_t t, uint32_t e, int32_t v) {
+    Int3& a = across[size_t(t)];
+    const Int3 te = topo.tri_edges[size_t(t)];
+    (te.a == int32_t(e) ? a.a : te.b == int32_t(e) ? a.b : a.c) = v;
+  };
+  for (size_t i = 0; i < topo.bends.size(); ++i) {
+    const uint32_t e = topo.bend_edge[i];
+    set(topo.edge_tris[e].a, e, topo.bends[i].d);
+    set(topo.edge_tris[e].b, e, topo.bends[i].c);
   }
   return across;
 }

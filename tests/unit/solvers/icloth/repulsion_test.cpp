@@ -449,7 +449,6 @@ TEST(IClothRepulsion, SpringDirectionIsTheFlatSheetsNormal) {
   EXPECT_GT(springs, 20u);
 }
 
-
 // A triangle (v, a, b) squashed onto its edge and folded up from its neighbour
 // (a, b, c): v lies 2 mm from the neighbour, nearest its shared edge (a, b),
 // along the neighbour's normal. That distance is the height of v's own triangle,
