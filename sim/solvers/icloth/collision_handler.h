@@ -47,6 +47,18 @@
 // Pairs that start closer than the CCD separation (possible only in a state
 // this solver did not make) are checked against a third of their start
 // distance instead, so they are not impacts at t = 0 whatever the end positions.
+//
+// The fallbacks (rigid rounds and the clamp) ask a CCD query that ran into its
+// work cap again at a quarter and a sixteenth of the separation, then for
+// touching alone (NarrowInput::relax_capped). A capped answer is a hit at t = 0
+// (the start of the earliest box left): for features sliding past each other a
+// few separations apart it is no collision at all, yet it merged rigid zones
+// that had none and clamped whole steps to no motion — a tangled hand-over
+// froze for good. The relaxed answer still never misses touching, so the
+// fallbacks' result stays free of intersections; it may end closer than the
+// separation, which the rule above handles at the next step. The zone rounds
+// keep the strict query: their impacts are what pushes pairs out to the
+// thickness.
 #pragma once
 
 #include <cstdint>
@@ -139,7 +151,7 @@ class CollisionHandler {
   /// detect() within resolve(): the step's start positions are uploaded once.
   std::vector<Impact> detect_in_step(const Context& ctx, const CollisionInput& in, const CollisionSettings& s,
                                      const std::vector<Vec3f>& x1, const std::vector<uint8_t>* td,
-                                     CollisionStats* st);
+                                     CollisionStats* st, bool relax_capped = false);
   bool zone_rounds(const Context& ctx, const CollisionInput& in, const CollisionSettings& s, std::vector<Vec3f>& x1,
                    std::vector<Impact>& all, CollisionStats& st);
   bool rigid_rounds(const Context& ctx, const CollisionInput& in, const CollisionSettings& s, std::vector<Vec3f>& x1,

@@ -121,7 +121,7 @@ CB_HD CB_INLINE double start_distance(bool ee, const Vec3d* x0) {
 // sqrt 3 (separation + tolerance) are checked against a third of their start
 // distance instead, which is clear at t = 0: they may not come closer than that,
 // so they still never touch, and their zones push them out to the thickness.
-CB_HD inline CcdResult feature_ccd(bool ee, const Vec3d* a, const Vec3d* b, const CcdOptions& opt) {
+CB_HD inline CcdResult separation_ccd(bool ee, const Vec3d* a, const Vec3d* b, const CcdOptions& opt) {
   CcdResult r = ee ? ccd_edge_edge(a, b, opt) : ccd_vertex_face(a, b, opt);
   if (!r.hit || opt.min_distance <= 0) return r;
   const double d0 = start_distance(ee, a);
@@ -129,6 +129,22 @@ CB_HD inline CcdResult feature_ccd(bool ee, const Vec3d* a, const Vec3d* b, cons
   CcdOptions near = opt;
   near.min_distance = d0 / 3;
   return ee ? ccd_edge_edge(a, b, near) : ccd_vertex_face(a, b, near);
+}
+
+// separation_ccd; with `relax`, a query that runs into the CCD's work cap is
+// asked again at a quarter of the separation, then at a sixteenth, then for
+// touching alone, and the first answer that is not capped stands. A capped
+// answer is a hit at the start of the earliest box left, often t = 0 for a pair
+// sliding past another within a few separations (the Euclidean test needs fine
+// boxes there): toi 0, and a step clamped to it does not move at all.
+CB_HD inline CcdResult feature_ccd(bool ee, const Vec3d* a, const Vec3d* b, const CcdOptions& opt, bool relax) {
+  CcdResult r = separation_ccd(ee, a, b, opt);
+  CcdOptions o = opt;
+  for (int k = 0; relax && r.capped && o.min_distance > 0; ++k) {
+    o.min_distance = k < 2 ? 0.25 * o.min_distance : 0.0;
+    r = separation_ccd(ee, a, b, o);
+  }
+  return r;
 }
 
 // feature f of the sorted unique keys: VF keys [0, nvf), then EE keys
@@ -290,6 +306,7 @@ std::vector<FeatureHit> NarrowPhase::find(const Context& ctx, const NarrowInput&
     const Vec3f *x0 = in.x0, *x1 = in.x1;
     const float* w = in.inv_mass;
     const int nc = in.ncloth_verts;
+    const bool relax = in.relax_capped;
     CcdOptions opt;
     opt.min_distance = in.min_distance;
     uint32_t* hit = flags_.data();
@@ -305,7 +322,7 @@ std::vector<FeatureHit> NarrowPhase::find(const Context& ctx, const NarrowInput&
         b[k] = Vec3d(x1[F.v[k]]);
       }
       if (all_fixed) return;
-      const CcdResult r = feature_ccd(F.ee, a, b, opt);
+      const CcdResult r = feature_ccd(F.ee, a, b, opt, relax);
       hit[f] = r.hit ? 1u : 0u;
       out[f] = FeatureHit{F, r.toi};
     });

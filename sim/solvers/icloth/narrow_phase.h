@@ -42,6 +42,9 @@ struct NarrowInput {
   const float* inv_mass = nullptr;  ///< (ncloth_verts) 0 = pinned; obstacle vertices are fixed
   int ncloth_verts = 0;
   double min_distance = 0;          ///< m, the CCD's minimum separation
+  /// a query that hits the CCD's work cap is asked again with a smaller
+  /// separation, down to touching (narrow_phase.cu, feature_ccd)
+  bool relax_capped = false;
 };
 
 class NarrowPhase {

@@ -34,14 +34,14 @@ struct Found {
 // sep: the CCD separation (m); features whose swept boxes, grown by about it,
 // do not overlap are culled before the CCD
 Found find(const Context& ctx, const Soup& s, const std::vector<Vec3f>& x1, const std::vector<Int2>& pairs,
-           const std::vector<Int2>& skip = {}, double sep = 1e-6) {
+           const std::vector<Int2>& skip = {}, double sep = 1e-6, bool relax_capped = false) {
   NarrowPhase np;
   np.set_triangles(ctx, s.tris);
   np.set_skipped(ctx, skip);
   DeviceBuffer<Vec3f> d0(ctx, s.x0), d1(ctx, x1);
   DeviceBuffer<Int2> dp(ctx, pairs);
   DeviceBuffer<float> dw(ctx, s.w);
-  NarrowInput in{d0.data(), d1.data(), dp.data(), pairs.size(), dw.data(), int(s.x0.size()), sep};
+  NarrowInput in{d0.data(), d1.data(), dp.data(), pairs.size(), dw.data(), int(s.x0.size()), sep, relax_capped};
   Found r;
   r.hits = np.find(ctx, in, &r.tests, &r.skipped);
   return r;
@@ -118,6 +118,33 @@ TEST(IClothNarrowPhase, FindsAVertexPassingThroughATriangle) {
     Soup pinned = s;
     pinned.w.assign(pinned.w.size(), 0.f);
     EXPECT_TRUE(find(ctx, pinned, x1, {{0, 1}}).hits.empty());
+  }
+}
+
+// The cloth's separation (0.4 mm for its 4 mm thickness) is 400 times the CCD's
+// tolerance: the search for the vertex falling through T0 runs into its box cap
+// and answers "hit at t = 0", the lower bound of every box left. A step clamped
+// to that time does not move (a tangled hand-over froze that way). Relaxed, the
+// capped query is asked again at smaller separations down to touching: its time
+// is still no later than the touching time (0.5) and no earlier than the
+// separation's own time (0.3), not 0.
+TEST(IClothNarrowPhase, RelaxedQueryAnswersACappedSearchWithATimeAfterTheStart) {
+  const Soup s;
+  std::vector<Vec3f> x1 = s.x0;
+  x1[3].y = -0.001f;  // through T0 at half the step; within 0.4 mm of it from t = 0.3
+  for (const Context& ctx : test::backends()) {
+    const Found strict = find(ctx, s, x1, {{0, 1}}, {}, 4e-4);
+    ASSERT_EQ(strict.hits.size(), 1u);
+    EXPECT_EQ(strict.hits[0].toi, 0.0) << "the capped search's lower bound (if this changes, the CCD got better)";
+    const Found relaxed = find(ctx, s, x1, {{0, 1}}, {}, 4e-4, true);
+    ASSERT_EQ(relaxed.hits.size(), 1u);
+    EXPECT_EQ(relaxed.hits[0].f.v[0], 3);
+    EXPECT_LE(relaxed.hits[0].toi, 0.5);
+    EXPECT_GE(relaxed.hits[0].toi, 0.3 - 1e-3);
+    // a query that does not run into the cap is not relaxed: the same answer
+    const Found small = find(ctx, s, x1, {{0, 1}}, {}, 1e-6, true);
+    ASSERT_EQ(small.hits.size(), 1u);
+    EXPECT_EQ(small.hits[0].toi, find(ctx, s, x1, {{0, 1}}).hits[0].toi);
   }
 }
 
