@@ -109,13 +109,105 @@ void cg_direction(const Context& ctx, int n, CgScratch& s) {
   });
 }
 
+// --- multigrid-preconditioned path (pcg_solve with a Multigrid). The stopping
+// test stays in the block-Jacobi norm (rzj = r.P r, the scale of cg_init_scalars),
+// so both preconditioners stop at the same accuracy; alpha and beta use r.z with
+// z = the V-cycle of r.
+
+// r = S (b - A x); rzj = r.P r
+void mg_start(const Context& ctx, const SystemView& A, const Vec3f* b, const Vec3f* x, CgScratch& s) {
+  const SystemView a = A;
+  const M3* P = s.P.data();
+  Vec3f* r = s.r.data();
+  CgScalars* sc = s.scalars.data();
+  rows_sum(ctx, A.pat.nverts, [=] CB_HD(int i) {
+    const Vec3f ri = a.inv_mass[i] == 0.f ? Vec3f{} : b[i] - system_row(a, x, i);
+    r[i] = ri;
+    return dot(ri, P[i] * ri);
+  }, [=] CB_HD(double rzj) { sc->rzj = rzj; }, s.sum);
+}
+
+// z = M^-1 r by the V-cycle; rz = r.z; beta = rz / the last rz (first: p = z)
+void mg_precondition(const Context& ctx, int n, Multigrid& mg, CgScratch& s, bool first) {
+  mg.apply(ctx, s.r.data(), s.z.data());
+  const Vec3f *r = s.r.data(), *z = s.z.data();
+  Vec3f* p = s.p.data();
+  CgScalars* sc = s.scalars.data();
+  rows_sum(ctx, n, [=] CB_HD(int i) {
+    if (first) p[i] = z[i];
+    return dot(r[i], z[i]);
+  }, [=] CB_HD(double rz) {
+    if (!first) sc->beta = rz / sc->rz;
+    sc->rz = rz;
+  }, s.sum);
+}
+
+// x += a p; r -= a q with a = r.z / p.q; rzj = r.P r, the count and the stopping test
+void mg_update(const Context& ctx, int n, Vec3f* x, CgScratch& s) {
+  const Vec3f *p = s.p.data(), *q = s.q.data();
+  const M3* P = s.P.data();
+  Vec3f* r = s.r.data();
+  CgScalars* sc = s.scalars.data();
+  rows_sum(ctx, n, [=] CB_HD(int i) {
+    if (sc->done) return 0.f;
+    const float a = float(sc->rz / sc->pq);
+    x[i] += p[i] * a;
+    r[i] -= q[i] * a;
+    return dot(r[i], P[i] * r[i]);
+  }, [=] CB_HD(double rzj) {
+    if (sc->done) return;
+    sc->rzj = rzj;
+    sc->iterations++;
+    if (sc->iterations >= sc->max_iterations || !(sc->rzj > sc->tol2 && sc->rzj > 0)) sc->done = 2;
+  }, s.sum);
+}
+
+CgResult mg_pcg_solve(const Context& ctx, const SystemView& A, const Vec3f* b, Vec3f* x, CgScratch& s, int max_iter,
+                      float tol, double floor, Multigrid& mg, bool first_of_step) {
+  const int n = A.pat.nverts;
+  mg.update(ctx, A, first_of_step);
+  mg_start(ctx, A, b, x, s);
+  {
+    // the scale as cg_init_scalars, from rzj
+    const float* w = A.inv_mass;
+    const M3* P = s.P.data();
+    CgScalars* sc = s.scalars.data();
+    rows_sum(ctx, n, [=] CB_HD(int i) { return w[i] == 0.f ? 0.f : dot(b[i], P[i] * b[i]); },
+             [=] CB_HD(double bb) {
+               const double scale = sc->rzj < bb ? sc->rzj : bb;
+               sc->rz0 = scale > floor ? scale : floor;
+               sc->tol2 = double(tol) * double(tol) * sc->rz0;
+               sc->iterations = 0;
+               sc->max_iterations = max_iter;
+               sc->done = !(sc->rzj > sc->tol2 && sc->rzj > 0) || max_iter <= 0;
+             },
+             s.sum);
+  }
+  std::vector<CgScalars> host = s.scalars.to_host();
+  if (!host[0].done) mg_precondition(ctx, n, mg, s, true);
+  while (!host[0].done) {  // one read-back an iteration: a V-cycle is many launches anyway
+    cg_product(ctx, A, s);
+    mg_update(ctx, n, x, s);
+    s.scalars.download(host);
+    if (host[0].done) break;
+    mg_precondition(ctx, n, mg, s, false);
+    cg_direction(ctx, n, s);
+  }
+  CgResult res;
+  res.iterations = host[0].iterations;
+  res.scale = host[0].rz0;
+  res.rel_residual = host[0].rz0 > 0 ? std::sqrt(std::max(host[0].rzj, 0.0) / host[0].rz0) : 0.0;
+  return res;
+}
+
 }  // namespace
 
 CgResult pcg_solve(const Context& ctx, const SystemView& A, const Vec3f* b, Vec3f* x, CgScratch& s, int max_iter,
-                   float tol, double floor) {
+                   float tol, double floor, Multigrid* mg, bool first_of_step) {
   const int n = A.pat.nverts;
   s.resize(ctx, size_t(n));
   block_jacobi(ctx, A, s.P.data());
+  if (mg && mg->ready()) return mg_pcg_solve(ctx, A, b, x, s, max_iter, tol, floor, *mg, first_of_step);
   cg_start(ctx, A, b, x, s);
   cg_init_scalars(ctx, A, b, s, max_iter, tol, floor);
   std::vector<CgScalars> host = s.scalars.to_host();

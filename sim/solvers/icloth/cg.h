@@ -15,6 +15,7 @@
 
 #include "sim/core/buffer.h"
 #include "sim/core/rows_sum.h"
+#include "sim/solvers/icloth/multigrid.h"
 #include "sim/solvers/icloth/system_kernels.h"
 
 namespace cb::icloth {
@@ -26,6 +27,7 @@ constexpr int kCgBatch = 8;
 struct CgScalars {
   double rz = 0, pq = 0, beta = 0;  ///< r.z, p.q, the new direction's weight
   double rz0 = 0;                   ///< the tolerance's scale (pcg_solve)
+  double rzj = 0;                   ///< r.P r with P block-Jacobi: the stopping test with a multigrid
   double tol2 = 0;                  ///< tol^2 rz0: converged when rz <= tol2
   int iterations = 0, max_iterations = 0;
   int done = 0;                              ///< converged, stopped at p.q <= 0, or out of iterations
@@ -57,8 +59,11 @@ struct CgResult {
 /// kick's start stopped after 20 iterations and overstretched); the starting
 /// residual alone is loosened by stiff contact springs (the sheet on a slope
 /// then stuck); the floor keeps a cloth at rest from chasing round-off.
-/// A zero scale costs no iteration.
+/// A zero scale costs no iteration. With a ready multigrid `mg` (multigrid.h)
+/// the preconditioner is its V-cycle, rebuilt from A (its smoothers' damping
+/// estimated again only when first_of_step); the stopping test is the same (in
+/// the block-Jacobi norm), so only the number of iterations to it changes.
 CgResult pcg_solve(const Context& ctx, const SystemView& A, const Vec3f* b, Vec3f* x, CgScratch& s, int max_iter,
-                   float tol, double floor = 0);
+                   float tol, double floor = 0, Multigrid* mg = nullptr, bool first_of_step = true);
 
 }  // namespace cb::icloth

@@ -18,6 +18,9 @@ struct IClothParams {
   /// worse than not re-solving. 30 kept the sheet-on-sheet slide within 4 % of
   /// Coulomb's (10 did not: 21 % too far); RESULTS.md, seventh session.
   int cg_resolve_iterations = 30;
+  /// precondition the PCG with an aggregation multigrid V-cycle instead of
+  /// block Jacobi (multigrid.h); the stopping test is the same
+  bool multigrid = false;
   float weft_ratio = 1.f;        ///< weft stretch stiffness / warp stretch stiffness
   float stiffness_damping = 1e-3f;  ///< s, Rayleigh beta: damping force -beta K v
   float grab_stiffness = 500.f;  ///< N/m, spring of the mouse grab (times Grab::stiffness)

@@ -54,6 +54,8 @@ struct IClothSolver::Impl {
   DeviceBuffer<M3> K;
   DeviceBuffer<Vec3f> f, rhs, v_new, x_new;
   CgScratch cg;
+  Multigrid mg;  ///< built on the first solve that asks for it (IClothParams::multigrid)
+  BlockPattern host_pattern;  ///< the pattern's host copy (the multigrid's structure)
   // obstacles
   DeviceBuffer<Shape> shape_start, shape_end;
   ObstacleProximity mesh_prox;
@@ -87,7 +89,8 @@ IClothSolver::IClothSolver(const Context& ctx, const ClothModel& model) : ctx_(c
   const size_t n = model.num_vertices(), nt = model.num_tris(), nb = model.topo.bends.size();
   d.tris.upload(ctx, model.tris);
   d.bends.upload(ctx, model.topo.bends);
-  d.pattern.upload(ctx, build_block_pattern(n, model.tris, model.topo.bends));
+  d.host_pattern = build_block_pattern(n, model.tris, model.topo.bends);
+  d.pattern.upload(ctx, d.host_pattern);
   std::vector<float> area(n, 0.f), alpha(n, 0.f);
   for (size_t t = 0; t < nt; ++t)
     for (int k = 0; k < 3; ++k) area[size_t(model.tris[t][k])] += model.rest_tri_area[t] / 3.f;
@@ -157,7 +160,7 @@ size_t IClothSolver::device_bytes() const {
          d.mass.bytes() * 4 + d.tri_grad.bytes() + d.bend_grad.bytes() * 2 + d.tri_hw.bytes() + d.bend_hs.bytes() +
          d.speed.bytes() + d.K.bytes() + d.f.bytes() * 4 + d.cg.bytes() + d.contacts.bytes() + d.resting.bytes() +
          d.resting_k.bytes() + d.stuck.bytes() + d.diag_block.bytes() + d.mesh_prox.device_bytes() +
-         d.friction.bytes() + d.repulsion.device_bytes();
+         d.friction.bytes() + d.repulsion.device_bytes() + d.mg.device_bytes();
 }
 
 void IClothSolver::step(const StepInputs& in, SimState& state) {
@@ -233,8 +236,10 @@ void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, dou
     // gravity's impulse on the cloth over the step, ~ sum_i m_i (h |g|)^2
     const double g_impulse = double(h) * double(length(in.env.gravity));
     const double cg_floor = d.cloth_mass * g_impulse * g_impulse;
+    if (params_.multigrid && !d.mg.ready()) d.mg.setup(ctx_, d.host_pattern);
+    Multigrid* mg = params_.multigrid ? &d.mg : nullptr;
     CgResult r = pcg_solve(ctx_, A, d.rhs.data(), d.v_new.data(), d.cg, params_.cg_max_iterations, params_.cg_tolerance,
-                           cg_floor);
+                           cg_floor, mg);
     add_stat(in.stats, "cg iterations", r.iterations);
     const double first_scale = r.scale;
     for (int round = 0; A.prox.k && round < kSpringRounds; ++round) {  // the springs' active set and friction
@@ -244,7 +249,7 @@ void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, dou
       if (released == 0 && rubbing == 0) break;
       // to the first solve's scale (already >= cg_floor): a re-solve starts near its answer
       const int cap = std::min(params_.cg_resolve_iterations, params_.cg_max_iterations);
-      r = pcg_solve(ctx_, A, d.rhs.data(), d.v_new.data(), d.cg, cap, params_.cg_tolerance, first_scale);
+      r = pcg_solve(ctx_, A, d.rhs.data(), d.v_new.data(), d.cg, cap, params_.cg_tolerance, first_scale, mg, false);
       add_stat(in.stats, "cg iterations", r.iterations);
       add_stat(in.stats, "cg re-solve iterations", r.iterations);
     }

@@ -2,11 +2,13 @@
 list(APPEND CLOTHBOX_SIM_CXX
   solvers/icloth/params.cpp
   solvers/icloth/system.cpp
+  solvers/icloth/multigrid_setup.cpp
   solvers/icloth/collision_handler.cpp
   solvers/icloth/solver.cpp)
 list(APPEND CLOTHBOX_SIM_CU
   solvers/icloth/system_kernels.cu
   solvers/icloth/cg.cu
+  solvers/icloth/multigrid.cu
   solvers/icloth/obstacle_kernels.cu
   solvers/icloth/resting_contacts.cu
   solvers/icloth/step_kernels.cu

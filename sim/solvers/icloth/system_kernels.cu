@@ -70,21 +70,8 @@ void block_jacobi(const Context& ctx, const SystemView& A, M3* P) {
       P[i] = M3{};
       return;
     }
-    const float h = A.h;
-    M3 d = stiffness_diagonal(A, i);
-    float gw = grab_weight(A.grab, i);
-    d += M3::identity(mass_diagonal(A, i) + h * h * A.grab_k * gw * gw);
-    if (A.extra) d += A.extra[i] * (h * h);
-    if (A.prox.k)
-      for (uint32_t e = A.prox.off[i]; e < A.prox.off[i + 1]; ++e) {
-        const uint32_t ent = A.prox.entry[e], c = ent & 3u;
-        const ProxPair& q = A.prox.pairs[ent >> 2];
-        const float w2 = q.w[c] * q.w[c], kn = h * h * A.prox.k[ent >> 2] * w2, kt = h * A.prox.c[ent >> 2] * w2;
-        d += M3::identity(kt);
-        add_outer(d, kn - kt, q.sn, q.sn);
-      }
     M3 inv;
-    if (!invert(d, inv)) inv = M3::identity(1.f / mass_diagonal(A, i));
+    if (!invert(diagonal_block(A, i), inv)) inv = M3::identity(1.f / mass_diagonal(A, i));
     P[i] = inv;
   });
 }

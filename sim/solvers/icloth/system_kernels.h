@@ -116,6 +116,25 @@ CB_HD inline Vec3f system_row(const SystemView& A, const Vec3f* p, int i) {
   return s;
 }
 
+/// A's diagonal block at free vertex i (kg): mass, stiffness, contact springs,
+/// the proximity springs' own part and the grab's.
+CB_HD inline M3 diagonal_block(const SystemView& A, int i) {
+  const float h = A.h;
+  M3 d = stiffness_diagonal(A, i);
+  const float gw = grab_weight(A.grab, i);
+  d += M3::identity(mass_diagonal(A, i) + h * h * A.grab_k * gw * gw);
+  if (A.extra) d += A.extra[i] * (h * h);
+  if (A.prox.k)
+    for (uint32_t e = A.prox.off[i]; e < A.prox.off[i + 1]; ++e) {
+      const uint32_t ent = A.prox.entry[e], c = ent & 3u;
+      const ProxPair& q = A.prox.pairs[ent >> 2];
+      const float w2 = q.w[c] * q.w[c], kn = h * h * A.prox.k[ent >> 2] * w2, kt = h * A.prox.c[ent >> 2] * w2;
+      d += M3::identity(kt);
+      add_outer(d, kn - kt, q.sn, q.sn);
+    }
+  return d;
+}
+
 /// y = A p (filtered: y = 0 at pinned vertices).
 void apply_system(const Context& ctx, const SystemView& A, const Vec3f* p, Vec3f* y);
 
