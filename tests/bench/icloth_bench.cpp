@@ -5,6 +5,7 @@
 //    about 20,000 triangles (the grids of the JSON scenes at a finer resolution;
 //    the dress is the garment mesh as it is: clothbox-cli run on its scene);
 //  - BM_IClothGpu*: the same at ~200,000 triangles (the paper's GPU sizes);
+//  - *Multigrid: the sphere and funnel with the multigrid-preconditioned PCG;
 //  - BM_IClothTimeStep/N: the sphere scene with one implicit step of 1/N s per
 //    frame (N = 100, 50, 25; Tang et al. 2018, Fig. 11);
 //  - BM_IClothCcdCounts/I: full (I = 0) against incremental (I = 1) CCD box-pair
@@ -103,11 +104,13 @@ void scene_bench(benchmark::State& state, const char* file) {
 
 // a scene with every cloth grid refined to n x n vertices; springs: the
 // cloth-cloth springs' proximity_stiffness (10: the default; 0: the repulsion
-// filter alone)
-void large_bench(benchmark::State& state, const char* file, int n, int warmup, int64_t springs = 10) {
+// filter alone); multigrid: the PCG's multigrid preconditioner (multigrid.h)
+void large_bench(benchmark::State& state, const char* file, int n, int warmup, int64_t springs = 10,
+                 bool multigrid = false) {
   SceneSpec s = scene_file(file);
   for (ClothSpec& c : s.cloths) refine_grid(c, n, n);
   s.solver_params["proximity_stiffness"] = std::to_string(springs);
+  s.solver_params["multigrid"] = multigrid ? "true" : "false";
   World w(bench_context(), s);
   run_frames(state, w, warmup);
 }
@@ -142,6 +145,12 @@ void BM_IClothLargeScarf(benchmark::State& state) {
 void BM_IClothGpuSphere(benchmark::State& s) { large_bench(s, "icloth_sphere.json", 224, 30); }
 void BM_IClothGpuTwisting(benchmark::State& s) { large_bench(s, "icloth_twisting.json", 317, 40); }
 void BM_IClothGpuFunnel(benchmark::State& s) { large_bench(s, "icloth_funnel.json", 183, 30, s.range(0)); }
+
+// the same with the multigrid-preconditioned PCG
+void BM_IClothLargeSphereMultigrid(benchmark::State& s) { large_bench(s, "icloth_sphere.json", 71, 30, 10, true); }
+void BM_IClothLargeFunnelMultigrid(benchmark::State& s) { large_bench(s, "icloth_funnel.json", 58, 30, 10, true); }
+void BM_IClothGpuSphereMultigrid(benchmark::State& s) { large_bench(s, "icloth_sphere.json", 224, 30, 10, true); }
+void BM_IClothGpuFunnelMultigrid(benchmark::State& s) { large_bench(s, "icloth_funnel.json", 183, 30, 10, true); }
 
 // one implicit step of 1/N s per frame on the sphere scene (Fig. 11)
 void BM_IClothTimeStep(benchmark::State& state) {
@@ -195,6 +204,10 @@ BENCHMARK(BM_IClothLargeTwisting)->Unit(benchmark::kMillisecond)->Iterations(10)
 BENCHMARK(BM_IClothLargeScarf)->Unit(benchmark::kMillisecond)->Iterations(10);
 BENCHMARK(BM_IClothLargeFunnel)->Arg(0)->Arg(10)->Unit(benchmark::kMillisecond)->Iterations(10);
 BENCHMARK(BM_IClothGpuFunnel)->Arg(0)->Arg(10)->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_IClothLargeSphereMultigrid)->Unit(benchmark::kMillisecond)->Iterations(10);
+BENCHMARK(BM_IClothLargeFunnelMultigrid)->Unit(benchmark::kMillisecond)->Iterations(10);
+BENCHMARK(BM_IClothGpuSphereMultigrid)->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_IClothGpuFunnelMultigrid)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_IClothGpuSphere)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_IClothGpuTwisting)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_IClothPinnedSheet)->Arg(32)->Arg(64)->Arg(100)->Unit(benchmark::kMillisecond)->Iterations(20);
