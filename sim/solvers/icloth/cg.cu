@@ -38,21 +38,23 @@ void cg_start(const Context& ctx, const SystemView& A, const Vec3f* b, const Vec
   }, [=] CB_HD(double rz) { sc->rz = rz; }, s.sum);
 }
 
-// the tolerance's scale rz0 = max(min(r.z, b.(P S b)), floor) (cg.h), then the
-// stopping state; r.z is the starting residual's, from cg_start
+// the tolerance's scale rz0 = max(min(r.P r, b.(P S b)), floor) (cg.h), then the
+// stopping state; r.P r is the starting residual's (from cg_start: rz; with a
+// multigrid, from mg_start: rzj)
 void cg_init_scalars(const Context& ctx, const SystemView& A, const Vec3f* b, CgScratch& s, int max_iter, float tol,
-                     double floor) {
+                     double floor, bool multigrid = false) {
   const float* w = A.inv_mass;
   const M3* P = s.P.data();
   CgScalars* sc = s.scalars.data();
   rows_sum(ctx, A.pat.nverts, [=] CB_HD(int i) { return w[i] == 0.f ? 0.f : dot(b[i], P[i] * b[i]); },
            [=] CB_HD(double bb) {
-             const double scale = sc->rz < bb ? sc->rz : bb;
+             const double r0 = multigrid ? sc->rzj : sc->rz;
+             const double scale = r0 < bb ? r0 : bb;
              sc->rz0 = scale > floor ? scale : floor;
              sc->tol2 = double(tol) * double(tol) * sc->rz0;
              sc->iterations = 0;
              sc->max_iterations = max_iter;
-             sc->done = !(sc->rz > sc->tol2 && sc->rz > 0) || max_iter <= 0;
+             sc->done = !(r0 > sc->tol2 && r0 > 0) || max_iter <= 0;
            },
            s.sum);
 }
@@ -75,9 +77,11 @@ void cg_product(const Context& ctx, const SystemView& A, CgScratch& s) {
   }, s.sum);
 }
 
-// x += a p; r -= a q; z = P r with a = r.z / p.q; then the new r.z gives beta,
-// the count and the convergence test
-void cg_update(const Context& ctx, int n, Vec3f* x, CgScratch& s) {
+// x += a p; r -= a q with a = r.z / p.q; then the new r.P r (P block Jacobi):
+// without a multigrid z = P r and it is the new r.z, which gives beta, the count
+// and the convergence test; with one it is rzj, the count and the test (z and
+// beta come from the V-cycle, mg_precondition)
+void cg_update(const Context& ctx, int n, Vec3f* x, CgScratch& s, bool multigrid = false) {
   const Vec3f *p = s.p.data(), *q = s.q.data();
   const M3* P = s.P.data();
   Vec3f *r = s.r.data(), *z = s.z.data();
@@ -87,14 +91,20 @@ void cg_update(const Context& ctx, int n, Vec3f* x, CgScratch& s) {
     const float a = float(sc->rz / sc->pq);
     x[i] += p[i] * a;
     r[i] -= q[i] * a;
-    z[i] = P[i] * r[i];
-    return dot(r[i], z[i]);
-  }, [=] CB_HD(double rz) {
+    const Vec3f zi = P[i] * r[i];
+    if (!multigrid) z[i] = zi;
+    return dot(r[i], zi);
+  }, [=] CB_HD(double rpr) {
     if (sc->done) return;
-    sc->beta = rz / sc->rz;
-    sc->rz = rz;
+    if (multigrid) {
+      sc->rzj = rpr;
+    } else {
+      sc->beta = rpr / sc->rz;
+      sc->rz = rpr;
+    }
     sc->iterations++;
-    if (sc->iterations >= sc->max_iterations || !(sc->rz > sc->tol2 && sc->rz > 0)) sc->done = 2;
+    const double test = multigrid ? sc->rzj : sc->rz;
+    if (sc->iterations >= sc->max_iterations || !(test > sc->tol2 && test > 0)) sc->done = 2;
   }, s.sum);
 }
 
@@ -142,52 +152,17 @@ void mg_precondition(const Context& ctx, int n, Multigrid& mg, CgScratch& s, boo
   }, s.sum);
 }
 
-// x += a p; r -= a q with a = r.z / p.q; rzj = r.P r, the count and the stopping test
-void mg_update(const Context& ctx, int n, Vec3f* x, CgScratch& s) {
-  const Vec3f *p = s.p.data(), *q = s.q.data();
-  const M3* P = s.P.data();
-  Vec3f* r = s.r.data();
-  CgScalars* sc = s.scalars.data();
-  rows_sum(ctx, n, [=] CB_HD(int i) {
-    if (sc->done) return 0.f;
-    const float a = float(sc->rz / sc->pq);
-    x[i] += p[i] * a;
-    r[i] -= q[i] * a;
-    return dot(r[i], P[i] * r[i]);
-  }, [=] CB_HD(double rzj) {
-    if (sc->done) return;
-    sc->rzj = rzj;
-    sc->iterations++;
-    if (sc->iterations >= sc->max_iterations || !(sc->rzj > sc->tol2 && sc->rzj > 0)) sc->done = 2;
-  }, s.sum);
-}
-
 CgResult mg_pcg_solve(const Context& ctx, const SystemView& A, const Vec3f* b, Vec3f* x, CgScratch& s, int max_iter,
                       float tol, double floor, Multigrid& mg, bool first_of_step) {
   const int n = A.pat.nverts;
   mg.update(ctx, A, first_of_step);
   mg_start(ctx, A, b, x, s);
-  {
-    // the scale as cg_init_scalars, from rzj
-    const float* w = A.inv_mass;
-    const M3* P = s.P.data();
-    CgScalars* sc = s.scalars.data();
-    rows_sum(ctx, n, [=] CB_HD(int i) { return w[i] == 0.f ? 0.f : dot(b[i], P[i] * b[i]); },
-             [=] CB_HD(double bb) {
-               const double scale = sc->rzj < bb ? sc->rzj : bb;
-               sc->rz0 = scale > floor ? scale : floor;
-               sc->tol2 = double(tol) * double(tol) * sc->rz0;
-               sc->iterations = 0;
-               sc->max_iterations = max_iter;
-               sc->done = !(sc->rzj > sc->tol2 && sc->rzj > 0) || max_iter <= 0;
-             },
-             s.sum);
-  }
+  cg_init_scalars(ctx, A, b, s, max_iter, tol, floor, true);
   std::vector<CgScalars> host = s.scalars.to_host();
   if (!host[0].done) mg_precondition(ctx, n, mg, s, true);
   while (!host[0].done) {  // one read-back an iteration: a V-cycle is many launches anyway
     cg_product(ctx, A, s);
-    mg_update(ctx, n, x, s);
+    cg_update(ctx, n, x, s, true);
     s.scalars.download(host);
     if (host[0].done) break;
     mg_precondition(ctx, n, mg, s, false);

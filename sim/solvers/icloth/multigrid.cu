@@ -174,6 +174,20 @@ CB_HD inline Vec3f pair_coupling(const PairSprings& ps, const float* w, const in
   return acc;
 }
 
+// f(pr, c, q) for every spring entry (pair pr, corner c; k != 0) of the
+// vertices with springs of node I (start/verts: the level's grouping)
+template <class F>
+CB_HD CB_INLINE void for_node_springs(const PairSprings& ps, const uint32_t* start, const uint32_t* verts, int I,
+                                      F f) {
+  for (uint32_t j = start[I]; j < start[I + 1]; ++j) {
+    const int v = int(verts[j]);
+    for (uint32_t e = ps.off[v]; e < ps.off[v + 1]; ++e) {
+      const uint32_t ent = ps.entry[e], pr = ent >> 2;
+      if (ps.k[pr] != 0.f) f(pr, int(ent & 3u), ps.pairs[pr]);
+    }
+  }
+}
+
 // level 0: r -= the springs' coupling of each free vertex
 void pairs_residual0(const Context& ctx, int n, const PairSprings& ps, const float* w, float h, const Vec3f* x,
                      Vec3f* r) {
@@ -198,21 +212,14 @@ void pairs_inner_diagonal(const Context& ctx, int n, const PairSprings& ps, cons
                           M3* values) {
   parallel_for(ctx, n, [=] CB_HD(int I) {
     M3 d{};
-    for (uint32_t j = start[I]; j < start[I + 1]; ++j) {
-      const int v = int(verts[j]);
-      for (uint32_t e = ps.off[v]; e < ps.off[v + 1]; ++e) {
-        const uint32_t ent = ps.entry[e], pr = ent >> 2;
-        const int c = int(ent & 3u);
-        if (ps.k[pr] == 0.f) continue;
-        const ProxPair& q = ps.pairs[pr];
-        float wt = 0.f;
-        for (int t = 0; t < 4; ++t) {
-          const int32_t u = vertex_at(q, t);
-          if (t != c && w[u] != 0.f && map[u] == I) wt += q.w[t];
-        }
-        if (wt != 0.f) d += pair_block(ps, pr, h) * (q.w[c] * wt);
+    for_node_springs(ps, start, verts, I, [&](uint32_t pr, int c, const ProxPair& q) {
+      float wt = 0.f;
+      for (int t = 0; t < 4; ++t) {
+        const int32_t u = vertex_at(q, t);
+        if (t != c && w[u] != 0.f && map[u] == I) wt += q.w[t];
       }
-    }
+      if (wt != 0.f) d += pair_block(ps, pr, h) * (q.w[c] * wt);
+    });
     values[diag[I]] += d;
   });
 }
@@ -243,21 +250,13 @@ void dense_coarsest(const Context& ctx, int n, const uint32_t* ro, const uint32_
     for (int J = 0; J < n; ++J) row[J] = M3{};
     for (uint32_t k = ro[I]; k < ro[I + 1]; ++k) row[cols[k]] = values[k];
     if (!pairs) return;
-    for (uint32_t j = start[I]; j < start[I + 1]; ++j) {
-      const int v = int(verts[j]);
-      for (uint32_t e = ps.off[v]; e < ps.off[v + 1]; ++e) {
-        const uint32_t ent = ps.entry[e], pr = ent >> 2;
-        const int c = int(ent & 3u);
-        if (ps.k[pr] == 0.f) continue;
-        const ProxPair& q = ps.pairs[pr];
-        const M3 B = pair_block(ps, pr, h);
-        for (int t = 0; t < 4; ++t) {
-          const int32_t u = vertex_at(q, t);
-          if (t == c || w[u] == 0.f || map[u] == I) continue;
-          row[map[u]] += B * (q.w[c] * q.w[t]);
-        }
+    for_node_springs(ps, start, verts, I, [&](uint32_t pr, int c, const ProxPair& q) {
+      const M3 B = pair_block(ps, pr, h);
+      for (int t = 0; t < 4; ++t) {
+        const int32_t u = vertex_at(q, t);
+        if (t != c && w[u] != 0.f && map[u] != I) row[map[u]] += B * (q.w[c] * q.w[t]);
       }
-    }
+    });
   });
 }
 
