@@ -153,9 +153,9 @@ void mg_precondition(const Context& ctx, int n, Multigrid& mg, CgScratch& s, boo
 }
 
 CgResult mg_pcg_solve(const Context& ctx, const SystemView& A, const Vec3f* b, Vec3f* x, CgScratch& s, int max_iter,
-                      float tol, double floor, Multigrid& mg, bool first_of_step) {
+                      float tol, double floor, Multigrid& mg) {
   const int n = A.pat.nverts;
-  mg.update(ctx, A, first_of_step);
+  mg.update(ctx, A);
   mg_start(ctx, A, b, x, s);
   cg_init_scalars(ctx, A, b, s, max_iter, tol, floor, true);
   std::vector<CgScalars> host = s.scalars.to_host();
@@ -178,11 +178,11 @@ CgResult mg_pcg_solve(const Context& ctx, const SystemView& A, const Vec3f* b, V
 }  // namespace
 
 CgResult pcg_solve(const Context& ctx, const SystemView& A, const Vec3f* b, Vec3f* x, CgScratch& s, int max_iter,
-                   float tol, double floor, Multigrid* mg, bool first_of_step) {
+                   float tol, double floor, Multigrid* mg) {
   const int n = A.pat.nverts;
   s.resize(ctx, size_t(n));
   block_jacobi(ctx, A, s.P.data());
-  if (mg && mg->ready()) return mg_pcg_solve(ctx, A, b, x, s, max_iter, tol, floor, *mg, first_of_step);
+  if (mg && mg->ready()) return mg_pcg_solve(ctx, A, b, x, s, max_iter, tol, floor, *mg);
   cg_start(ctx, A, b, x, s);
   cg_init_scalars(ctx, A, b, s, max_iter, tol, floor);
   std::vector<CgScalars> host = s.scalars.to_host();

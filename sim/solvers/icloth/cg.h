@@ -60,10 +60,9 @@ struct CgResult {
 /// residual alone is loosened by stiff contact springs (the sheet on a slope
 /// then stuck); the floor keeps a cloth at rest from chasing round-off.
 /// A zero scale costs no iteration. With a ready multigrid `mg` (multigrid.h)
-/// the preconditioner is its V-cycle, rebuilt from A (its smoothers' damping
-/// estimated again only when first_of_step); the stopping test is the same (in
-/// the block-Jacobi norm), so only the number of iterations to it changes.
+/// the preconditioner is its V-cycle, rebuilt from A; the stopping test is the
+/// same (in the block-Jacobi norm), so only the number of iterations to it changes.
 CgResult pcg_solve(const Context& ctx, const SystemView& A, const Vec3f* b, Vec3f* x, CgScratch& s, int max_iter,
-                   float tol, double floor = 0, Multigrid* mg = nullptr, bool first_of_step = true);
+                   float tol, double floor = 0, Multigrid* mg = nullptr);
 
 }  // namespace cb::icloth

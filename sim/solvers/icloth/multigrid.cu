@@ -17,8 +17,9 @@ constexpr int kMaxLevels = 12;
 constexpr int kSweeps = 1;
 /// Sweeps at the coarsest level (its few nodes: cheap).
 constexpr int kCoarseSweeps = 20;
-/// Power steps of the estimate of lambda_max(D^-1 A) on each level (the sweeps'
-/// damping: omega = 4 / (3 lambda_max), the classic choice for Jacobi smoothing).
+/// Power steps of the estimate of lambda_max(D^-1 A) on each level, every update
+/// (the sweeps' damping: omega = 4 / (3 lambda_max), the classic choice for
+/// Jacobi smoothing).
 constexpr int kPowerSteps = 10;
 /// lambda_max is underestimated by the power steps' Rayleigh quotient: raised by this.
 constexpr float kLambdaSafety = 1.1f;
@@ -319,7 +320,7 @@ void Multigrid::setup(const Context& ctx, const BlockPattern& fine) {
   }
 }
 
-void Multigrid::update(const Context& ctx, const SystemView& A, bool estimate_damping) {
+void Multigrid::update(const Context& ctx, const SystemView& A) {
   inv_mass_ = A.inv_mass;
   prox_ = A.prox;
   h_ = A.h;
@@ -337,14 +338,11 @@ void Multigrid::update(const Context& ctx, const SystemView& A, bool estimate_da
   for (size_t l = 0; l < levels_.size(); ++l) {
     Level& L = levels_[l];
     invert_diagonal(ctx, L.n, L.diag.data(), L.values.data(), L.dinv.data());
-    if (estimate_damping || L.omega < 0.f) {
-      const float lambda =
-          kLambdaSafety * max_eigenvalue(ctx, L.n, L.diag.data(), L.values.data(), L.dinv.data(), L.x.data(),
-                                         L.r.data(), terms_,
-                                         [&](const Vec3f* x, Vec3f* y) { residual(ctx, l, x, nullptr, y); });
-      L.omega = lambda > 0.f ? 4.f / (3.f * lambda) : 0.f;
-    }
-    scale_blocks(ctx, L.n, L.omega, L.dinv.data());
+    const float lambda =
+        kLambdaSafety * max_eigenvalue(ctx, L.n, L.diag.data(), L.values.data(), L.dinv.data(), L.x.data(),
+                                       L.r.data(), terms_,
+                                       [&](const Vec3f* x, Vec3f* y) { residual(ctx, l, x, nullptr, y); });
+    scale_blocks(ctx, L.n, lambda > 0.f ? 4.f / (3.f * lambda) : 0.f, L.dinv.data());
   }
 }
 

@@ -68,9 +68,8 @@ class Multigrid {
   void setup(const Context& ctx, const BlockPattern& fine);
   bool ready() const { return !levels_.empty(); }
   /// This solve's operators from A (level 0 = A's blocks, then the Galerkin
-  /// products); the smoothers' damping is estimated again when asked (or never
-  /// yet), else kept from the last estimate (a re-solve of the same step).
-  void update(const Context& ctx, const SystemView& A, bool estimate_damping = true);
+  /// products) and the smoothers' damping.
+  void update(const Context& ctx, const SystemView& A);
   /// z = one V-cycle applied to r (backend memory, nverts each; z = 0 at pinned vertices).
   void apply(const Context& ctx, const Vec3f* r, Vec3f* z);
   int num_levels() const { return int(levels_.size()); }
@@ -92,7 +91,6 @@ class Multigrid {
     DeviceBuffer<uint32_t> member_off, members, contrib_off, contrib;
     DeviceBuffer<M3> values, dinv;                    ///< (nnz) blocks, (n) inverse diagonal blocks
     DeviceBuffer<Vec3f> x, b, r;                      ///< (n) iterate, right-hand side, residual
-    float omega = -1.f;                               ///< the sweeps' damping (< 0: not estimated yet)
   };
   void vcycle(const Context& ctx, size_t l);
   void sweep(const Context& ctx, size_t l);

@@ -18,8 +18,9 @@ struct IClothParams {
   /// worse than not re-solving. 30 kept the sheet-on-sheet slide within 4 % of
   /// Coulomb's (10 did not: 21 % too far); RESULTS.md, seventh session.
   int cg_resolve_iterations = 30;
-  /// precondition the PCG with an aggregation multigrid V-cycle instead of
-  /// block Jacobi (multigrid.h); the stopping test is the same
+  /// precondition a step's first PCG solve with an aggregation multigrid V-cycle
+  /// instead of block Jacobi (multigrid.h; the springs' re-solves keep block
+  /// Jacobi); the stopping test is the same. Opt-in: RESULTS.md, eighth session
   bool multigrid = false;
   float weft_ratio = 1.f;        ///< weft stretch stiffness / warp stretch stiffness
   float stiffness_damping = 1e-3f;  ///< s, Rayleigh beta: damping force -beta K v
