@@ -21,6 +21,8 @@ constexpr int kCoarseSweeps = 20;
 /// (the sweeps' damping: omega = 4 / (3 lambda_max), the classic choice for
 /// Jacobi smoothing).
 constexpr int kPowerSteps = 10;
+/// Power steps between two normalisations of the iterate.
+constexpr int kNormalizeEvery = 5;
 /// lambda_max is underestimated by the power steps' Rayleigh quotient: raised by this.
 constexpr float kLambdaSafety = 1.1f;
 
@@ -117,7 +119,10 @@ float max_eigenvalue(const Context& ctx, int n, const uint32_t* diag, const M3* 
   for (int k = 0; k < kPowerSteps; ++k) {
     neg_product(x, y);
     parallel_for(ctx, n, [=] CB_HD(int i) { x[i] = -(dinv[i] * y[i]); });
-    // keep the iterate's size near 1 (its growth is lambda^k)
+    // the iterate grows like lambda^k: back to size 1 every kNormalizeEvery steps
+    // (each is a read-back, a synchronisation on a GPU; float holds lambda^5 with
+    // room to spare for the quotient's products)
+    if ((k + 1) % kNormalizeEvery != 0) continue;
     terms.resize(ctx, size_t(n));
     float* t = terms.data();
     parallel_for(ctx, n, [=] CB_HD(int i) { t[i] = fmaxf(fabsf(x[i].x), fmaxf(fabsf(x[i].y), fabsf(x[i].z))); });
