@@ -15,7 +15,8 @@ constexpr int kCoarsest = 32;
 constexpr int kMaxLevels = 12;
 /// Damped block-Jacobi sweeps before and after the coarse correction.
 constexpr int kSweeps = 1;
-/// Sweeps at the coarsest level (its few nodes: cheap).
+/// Sweeps when level 0 is the only level (a mesh of at most kCoarsest vertices);
+/// a coarser coarsest level is solved exactly (dense Cholesky).
 constexpr int kCoarseSweeps = 20;
 /// Power steps of the estimate of lambda_max(D^-1 A) on each level, every update
 /// (the sweeps' damping: omega = 4 / (3 lambda_max), the classic choice for
@@ -281,6 +282,49 @@ void negate(const Context& ctx, int n, Vec3f* y) {
   parallel_for(ctx, n, [=] CB_HD(int i) { y[i] = -y[i]; });
 }
 
+// The coarsest level's Cholesky factor L (3n x 3n, row-major, lower; double),
+// in one thread (n <= kCoarsest: at most 96 unknowns). A row whose pivot is not
+// positive (a node of pinned vertices only: its blocks are zero) gets a unit
+// pivot and no coupling, so its unknowns solve to 0.
+void dense_cholesky(const Context& ctx, int n, const M3* dense, double* L) {
+  parallel_for(ctx, 1, [=] CB_HD(int) {
+    const int m = 3 * n;
+    for (int i = 0; i < m; ++i)
+      for (int j = 0; j < m; ++j) L[i * m + j] = double(dense[(i / 3) * n + j / 3].m[i % 3][j % 3]);
+    double scale = 0;
+    for (int i = 0; i < m; ++i) scale = L[i * m + i] > scale ? L[i * m + i] : scale;
+    for (int j = 0; j < m; ++j) {
+      double d = L[j * m + j];
+      for (int k = 0; k < j; ++k) d -= L[j * m + k] * L[j * m + k];
+      const bool dead = !(d > 1e-12 * scale);
+      L[j * m + j] = dead ? 1.0 : sqrt(d);
+      for (int i = j + 1; i < m; ++i) {
+        double v = L[i * m + j];
+        for (int k = 0; k < j; ++k) v -= L[i * m + k] * L[j * m + k];
+        L[i * m + j] = dead ? 0.0 : v / L[j * m + j];
+      }
+    }
+  });
+}
+
+// x = (L L^T)^-1 b on the coarsest level, in one thread
+void dense_solve(const Context& ctx, int n, const double* L, const Vec3f* b, Vec3f* x, double* y) {
+  parallel_for(ctx, 1, [=] CB_HD(int) {
+    const int m = 3 * n;
+    for (int i = 0; i < m; ++i) {
+      double v = double(i % 3 == 0 ? b[i / 3].x : (i % 3 == 1 ? b[i / 3].y : b[i / 3].z));
+      for (int k = 0; k < i; ++k) v -= L[i * m + k] * y[k];
+      y[i] = v / L[i * m + i];
+    }
+    for (int i = m - 1; i >= 0; --i) {
+      double v = y[i];
+      for (int k = i + 1; k < m; ++k) v -= L[k * m + i] * y[k];
+      y[i] = v / L[i * m + i];
+    }
+    for (int i = 0; i < n; ++i) x[i] = Vec3f{float(y[3 * i]), float(y[3 * i + 1]), float(y[3 * i + 2])};
+  });
+}
+
 // dinv *= omega
 void scale_blocks(const Context& ctx, int n, float omega, M3* dinv) {
   parallel_for(ctx, n, [=] CB_HD(int i) { dinv[i] = dinv[i] * omega; });
@@ -315,7 +359,12 @@ void Multigrid::setup(const Context& ctx, const BlockPattern& fine) {
     L.contrib_off.upload(ctx, P.contrib_off);
     L.contrib.upload(ctx, P.contrib);
   }
-  if (levels_.size() > 1) dense_.resize(ctx, size_t(levels_.back().n) * size_t(levels_.back().n));
+  if (levels_.size() > 1) {
+    const size_t nc = size_t(levels_.back().n);
+    dense_.resize(ctx, nc * nc);
+    chol_.resize(ctx, 9 * nc * nc);
+    chol_y_.resize(ctx, 3 * nc);
+  }
   for (Level& L : levels_) {
     L.values.resize(ctx, L.cols.size());
     L.dinv.resize(ctx, size_t(L.n));
@@ -339,8 +388,10 @@ void Multigrid::update(const Context& ctx, const SystemView& A) {
     Level& C = levels_.back();
     dense_coarsest(ctx, C.n, C.row_offsets.data(), C.cols.data(), C.values.data(), prox_, inv_mass_, h_,
                    C.map0.data(), C.pair_start.data(), C.pair_vert.data(), npv_ > 0, dense_.data());
+    dense_cholesky(ctx, C.n, dense_.data(), chol_.data());
   }
   for (size_t l = 0; l < levels_.size(); ++l) {
+    if (l > 0 && l + 1 == levels_.size()) break;  // the coarsest level is solved exactly
     Level& L = levels_[l];
     invert_diagonal(ctx, L.n, L.diag.data(), L.values.data(), L.dinv.data());
     const float lambda =
@@ -397,8 +448,12 @@ void Multigrid::sweep(const Context& ctx, size_t l) {
 // levels_[l].x = V-cycle on levels_[l].b, from x = 0
 void Multigrid::vcycle(const Context& ctx, size_t l) {
   Level& L = levels_[l];
+  if (l > 0 && l + 1 == levels_.size()) {  // the coarsest: Cholesky
+    dense_solve(ctx, L.n, chol_.data(), L.b.data(), L.x.data(), chol_y_.data());
+    return;
+  }
   jacobi_step(ctx, L.n, L.dinv.data(), L.b.data(), L.x.data(), true);
-  if (l + 1 == levels_.size()) {
+  if (l + 1 == levels_.size()) {  // a single level (a tiny mesh): sweeps
     for (int s = 1; s < kCoarseSweeps; ++s) sweep(ctx, l);
     return;
   }
@@ -432,7 +487,7 @@ std::vector<int32_t> Multigrid::level_map(int l) const {
 
 size_t Multigrid::device_bytes() const {
   size_t b = 0;
-  b += terms_.bytes() + pv_flags_.bytes() + dense_.bytes();
+  b += terms_.bytes() + pv_flags_.bytes() + dense_.bytes() + chol_.bytes() + chol_y_.bytes();
   for (const Level& L : levels_)
     b += L.row_offsets.bytes() + L.cols.bytes() + L.diag.bytes() + L.agg.bytes() + L.member_off.bytes() +
          L.members.bytes() + L.contrib_off.bytes() + L.contrib.bytes() + L.values.bytes() + L.dinv.bytes() +

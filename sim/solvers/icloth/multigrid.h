@@ -24,8 +24,8 @@
 // the couplings that fall inside it. The
 // preconditioner is one V-cycle: `kSweeps` damped block-Jacobi sweeps before and
 // after the coarse correction (damping 4 / (3 lambda_max(D^-1 A)), lambda_max by
-// power steps on each level), kCoarseSweeps at the coarsest level (held as a
-// dense block matrix, springs included), starting from
+// power steps on each level), an exact solve at the coarsest level (a dense
+// block matrix, springs included, Cholesky in one thread), starting from
 // zero: a fixed, symmetric linear operator, so plain PCG stays valid. Pinned
 // vertices are masked out (their rows and columns are zero at level 0, their
 // output is 0). The structure is built once per pattern on the host; the values
@@ -106,6 +106,8 @@ class Multigrid {
   size_t npv_ = 0;                   ///< vertices with springs (free)
   DeviceBuffer<uint32_t> pv_flags_;  ///< scratch
   DeviceBuffer<M3> dense_;           ///< (n x n) the coarsest level's operator, springs included
+  DeviceBuffer<double> chol_;        ///< (3n x 3n) its Cholesky factor
+  DeviceBuffer<double> chol_y_;      ///< (3n) scratch of the triangular solves
 };
 
 }  // namespace cb::icloth
