@@ -100,7 +100,7 @@ void prolong_add(const Context& ctx, int n, const int32_t* agg, const Vec3f* xc,
   parallel_for(ctx, n, [=] CB_HD(int i) { x[i] += xc[agg[i]]; });
 }
 
-// z = x, 0 at pinned vertices; copy: b = r
+// z = x, 0 where w = 0 (pinned vertices); w = nullptr: a plain copy
 void masked_copy(const Context& ctx, int n, const float* w, const Vec3f* x, Vec3f* z) {
   parallel_for(ctx, n, [=] CB_HD(int i) { z[i] = w && w[i] == 0.f ? Vec3f{} : x[i]; });
 }
@@ -144,10 +144,6 @@ float max_eigenvalue(const Context& ctx, int n, const uint32_t* diag, const M3* 
 
 // --- the cloth-cloth springs on every level (see multigrid.h)
 
-CB_HD CB_INLINE int32_t vertex_at(const ProxPair& q, int t) {
-  return t == 0 ? q.v.a : (t == 1 ? q.v.b : (t == 2 ? q.v.c : q.v.d));
-}
-
 // A's block between two corners of spring pair pr, divided by w_c w_t (kg):
 // h^2 k sn sn^T + h c (I - sn sn^T) (prox_row times h^2)
 CB_HD CB_INLINE M3 pair_block(const PairSprings& ps, uint32_t pr, float h) {
@@ -170,7 +166,7 @@ CB_HD inline Vec3f pair_coupling(const PairSprings& ps, const float* w, const in
     const ProxPair& q = ps.pairs[pr];
     Vec3f g{0, 0, 0};
     for (int t = 0; t < 4; ++t) {
-      const int32_t u = vertex_at(q, t);
+      const int32_t u = pair_vertex(q, t);
       if (t == c || w[u] == 0.f) continue;
       const int32_t node = map ? map[u] : u;
       if (node == self) continue;
@@ -222,7 +218,7 @@ void pairs_inner_diagonal(const Context& ctx, int n, const PairSprings& ps, cons
     for_node_springs(ps, start, verts, I, [&](uint32_t pr, int c, const ProxPair& q) {
       float wt = 0.f;
       for (int t = 0; t < 4; ++t) {
-        const int32_t u = vertex_at(q, t);
+        const int32_t u = pair_vertex(q, t);
         if (t != c && w[u] != 0.f && map[u] == I) wt += q.w[t];
       }
       if (wt != 0.f) d += pair_block(ps, pr, h) * (q.w[c] * wt);
@@ -232,7 +228,7 @@ void pairs_inner_diagonal(const Context& ctx, int n, const PairSprings& ps, cons
 }
 
 // out = in (ids)
-void masked_copy_u32(const Context& ctx, int n, const uint32_t* in, uint32_t* out) {
+void copy_ids(const Context& ctx, int n, const uint32_t* in, uint32_t* out) {
   parallel_for(ctx, n, [=] CB_HD(int i) { out[i] = in[i]; });
 }
 
@@ -247,8 +243,8 @@ void node_keys(const Context& ctx, int n, const int32_t* map, const uint32_t* ve
 }
 
 // the coarsest level as a dense n x n block matrix: its CSR blocks, then (rows
-// with springs) the springs' couplings to other nodes, so that its many sweeps
-// do not walk the springs again
+// with springs) the springs' couplings to other nodes; what dense_cholesky
+// factors
 void dense_coarsest(const Context& ctx, int n, const uint32_t* ro, const uint32_t* cols, const M3* values,
                     const PairSprings& ps, const float* w, float h, const int32_t* map, const uint32_t* start,
                     const uint32_t* verts, bool pairs, M3* dense) {
@@ -260,7 +256,7 @@ void dense_coarsest(const Context& ctx, int n, const uint32_t* ro, const uint32_
     for_node_springs(ps, start, verts, I, [&](uint32_t pr, int c, const ProxPair& q) {
       const M3 B = pair_block(ps, pr, h);
       for (int t = 0; t < 4; ++t) {
-        const int32_t u = vertex_at(q, t);
+        const int32_t u = pair_vertex(q, t);
         if (t != c && w[u] != 0.f && map[u] != I) row[map[u]] += B * (q.w[c] * q.w[t]);
       }
     });
@@ -332,16 +328,17 @@ void scale_blocks(const Context& ctx, int n, float omega, M3* dinv) {
 
 }  // namespace
 
-void Multigrid::setup(const Context& ctx, const BlockPattern& fine) {
-  const int n = int(fine.row_offsets.size()) - 1;
-  const std::vector<MgLevelPattern> coarse = build_mg_levels(n, fine.row_offsets, fine.cols, kCoarsest, kMaxLevels);
+void Multigrid::setup(const Context& ctx, const std::vector<uint32_t>& row_offsets, const std::vector<uint32_t>& cols,
+                      const std::vector<uint32_t>& diag) {
+  const int n = int(row_offsets.size()) - 1;
+  const std::vector<MgLevelPattern> coarse = build_mg_levels(n, row_offsets, cols, kCoarsest, kMaxLevels);
   levels_.clear();
   levels_.resize(coarse.size() + 1);
   Level& L0 = levels_[0];
   L0.n = n;
-  L0.row_offsets.upload(ctx, fine.row_offsets);
-  L0.cols.upload(ctx, fine.cols);
-  L0.diag.upload(ctx, fine.diag);
+  L0.row_offsets.upload(ctx, row_offsets);
+  L0.cols.upload(ctx, cols);
+  L0.diag.upload(ctx, diag);
   std::vector<int32_t> map0(static_cast<size_t>(n));  // each vertex's node, composed level by level
   for (int v = 0; v < n; ++v) map0[size_t(v)] = v;
   for (size_t l = 0; l < coarse.size(); ++l) {
@@ -416,7 +413,7 @@ void Multigrid::gather_pairs(const Context& ctx) {
     L.pair_vert.resize(ctx, npv_);
     L.pair_start.resize(ctx, size_t(L.n) + 1);
     node_keys(ctx, int(npv_), L.map0.data(), L0.pair_vert.data(), L.pair_key.data());
-    masked_copy_u32(ctx, int(npv_), L0.pair_vert.data(), L.pair_vert.data());
+    copy_ids(ctx, int(npv_), L0.pair_vert.data(), L.pair_vert.data());
     sort_by_key(ctx, L.pair_key.data(), L.pair_vert.data(), npv_);
     key_starts(ctx, L.pair_key.data(), npv_, uint32_t(L.n), L.pair_start.data());
     pairs_inner_diagonal(ctx, L.n, prox_, inv_mass_, h_, L.map0.data(), L.pair_start.data(), L.pair_vert.data(),

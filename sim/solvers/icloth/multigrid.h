@@ -64,8 +64,11 @@ std::vector<MgLevelPattern> build_mg_levels(int n, const std::vector<uint32_t>& 
 
 class Multigrid {
  public:
-  /// Builds the hierarchy's structure for this pattern (once per model).
-  void setup(const Context& ctx, const BlockPattern& fine);
+  /// Builds the hierarchy's structure for a block pattern given by its CSR
+  /// structure (BlockPattern's row_offsets, cols, diag; once per model).
+  void setup(const Context& ctx, const std::vector<uint32_t>& row_offsets, const std::vector<uint32_t>& cols,
+             const std::vector<uint32_t>& diag);
+  void setup(const Context& ctx, const BlockPattern& p) { setup(ctx, p.row_offsets, p.cols, p.diag); }
   bool ready() const { return !levels_.empty(); }
   /// This solve's operators from A (level 0 = A's blocks, then the Galerkin
   /// products) and the smoothers' damping.

@@ -182,9 +182,7 @@ void gather_pairs(const Context& ctx, const ProxPair* all, const uint32_t* keep,
 // incidence entries e = 4 p + k keyed by the vertex id
 void incidence_keys(const Context& ctx, const ProxPair* pairs, int np, uint32_t* vert, uint32_t* entry) {
   parallel_for(ctx, 4 * np, [=] CB_HD(int e) {
-    const Int4 v = pairs[e / 4].v;
-    const int k = e % 4;
-    vert[e] = uint32_t(k == 0 ? v.a : k == 1 ? v.b : k == 2 ? v.c : v.d);
+    vert[e] = uint32_t(pair_vertex(pairs[e / 4], e % 4));
     entry[e] = uint32_t(e);
   });
 }

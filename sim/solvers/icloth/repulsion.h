@@ -49,6 +49,11 @@ struct ProxPair {
   float mu = 0;            ///< Coulomb coefficient of the pair
 };
 
+/// Vertex id of the pair's corner k (0..3).
+CB_HD CB_INLINE int32_t pair_vertex(const ProxPair& q, int k) {
+  return k == 0 ? q.v.a : (k == 1 ? q.v.b : (k == 2 ? q.v.c : q.v.d));
+}
+
 /// sum_k w_k u_k over the pair's four vertices (u: (nverts) per-vertex vectors):
 /// the relative velocity of its features for velocities, their gap vector for
 /// positions.

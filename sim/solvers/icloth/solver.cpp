@@ -55,7 +55,6 @@ struct IClothSolver::Impl {
   DeviceBuffer<Vec3f> f, rhs, v_new, x_new;
   CgScratch cg;
   Multigrid mg;  ///< built on the first solve that asks for it (IClothParams::multigrid)
-  BlockPattern host_pattern;  ///< the pattern's host copy (the multigrid's structure)
   // obstacles
   DeviceBuffer<Shape> shape_start, shape_end;
   ObstacleProximity mesh_prox;
@@ -89,8 +88,7 @@ IClothSolver::IClothSolver(const Context& ctx, const ClothModel& model) : ctx_(c
   const size_t n = model.num_vertices(), nt = model.num_tris(), nb = model.topo.bends.size();
   d.tris.upload(ctx, model.tris);
   d.bends.upload(ctx, model.topo.bends);
-  d.host_pattern = build_block_pattern(n, model.tris, model.topo.bends);
-  d.pattern.upload(ctx, d.host_pattern);
+  d.pattern.upload(ctx, build_block_pattern(n, model.tris, model.topo.bends));
   std::vector<float> area(n, 0.f), alpha(n, 0.f);
   for (size_t t = 0; t < nt; ++t)
     for (int k = 0; k < 3; ++k) area[size_t(model.tris[t][k])] += model.rest_tri_area[t] / 3.f;
@@ -236,7 +234,8 @@ void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, dou
     // gravity's impulse on the cloth over the step, ~ sum_i m_i (h |g|)^2
     const double g_impulse = double(h) * double(length(in.env.gravity));
     const double cg_floor = d.cloth_mass * g_impulse * g_impulse;
-    if (params_.multigrid && !d.mg.ready()) d.mg.setup(ctx_, d.host_pattern);
+    if (params_.multigrid && !d.mg.ready())  // from the pattern's CSR structure (CSR in either layout)
+      d.mg.setup(ctx_, d.pattern.row_offsets.to_host(), d.pattern.cols.to_host(), d.pattern.diag.to_host());
     Multigrid* mg = params_.multigrid ? &d.mg : nullptr;
     CgResult r = pcg_solve(ctx_, A, d.rhs.data(), d.v_new.data(), d.cg, params_.cg_max_iterations, params_.cg_tolerance,
                            cg_floor, mg);
