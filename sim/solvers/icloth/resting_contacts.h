@@ -11,16 +11,23 @@
 // to the moving surface (its velocity goes to the right-hand side), so that the
 // solve moves a resting vertex along the surface. A vertex rests on an obstacle
 // when, at the start of the step, it is within `reach` thicknesses of it and not
-// moving away from it (a vertex pulled off is released one step later, the lag
-// of Baraff & Witkin's constraint release). The spring takes the normal impulse
-// that the filter used to apply, so Coulomb friction on these vertices is taken
-// from the spring's impulse (resting_friction), once per step. Static friction
-// is in the solve too: a vertex that friction brought to rest relative to the
-// obstacle ("stuck") gets the spring in all three directions on the next step,
-// and slips again once the spring's tangential impulse exceeds mu times its
-// normal impulse (again one step late). Friction applied after a solve alone
-// stops a vertex that the solve moved together with its neighbours, and the
-// cloth tears along the contact.
+// moving away from it.
+//
+// Coulomb friction of these contacts acts inside the solve, in three parts:
+//  - static: a vertex that friction brought to rest relative to the obstacle
+//    ("stuck") gets the spring in all three directions (E = k I);
+//  - slip within the step: after each solve, a stuck vertex whose spring's
+//    tangential impulse exceeds mu times its normal one by a margin slips at
+//    once (E = k n n^T, kinetic friction on the right-hand side) and the step
+//    is solved again; a spring that pulls lets go the same way
+//    (update_resting_friction);
+//  - kinetic: a sliding vertex gets mu J_n against its motion as an impulse on
+//    the right-hand side, from the step before (finish_resting_friction).
+// Friction applied to velocities after the solve stops a vertex that the solve
+// moved together with its neighbours, and the cloth tears along the contact; a
+// stuck vertex held for the whole next step after its normal force has gone
+// (a corner that landed first, then the sheet slides on) tore a funnel's sheets
+// to twice their length (RESULTS.md, ninth session).
 #pragma once
 
 #include "sim/collision/obstacle_proximity.h"
@@ -32,36 +39,57 @@ namespace cb::icloth {
 
 /// One vertex's resting contact (k = 0: none).
 struct RestingContact {
-  Vec3f normal;    ///< unit, out of the obstacle
-  Vec3f velocity;  ///< m/s, of the obstacle surface under the vertex over the step
-  float k = 0;     ///< N/m, stiffness of the normal spring
+  Vec3f normal;        ///< unit, out of the obstacle
+  Vec3f velocity;      ///< m/s, of the obstacle surface under the vertex over the step
+  Vec3f impulse;       ///< kg m/s, kinetic friction on the right-hand side (tangential; 0 when stuck)
+  float k = 0;         ///< N/m, stiffness of the normal spring
+  float diag = 0;      ///< kg, the vertex's diagonal of A without the spring (scalar_diagonal)
   float friction = 0;  ///< Coulomb coefficient of that obstacle
   int stick = 0;       ///< 1: held in all three directions (static friction)
+  int released = 0;    ///< 1: was stuck at the start of the step and slipped within it
 };
 
 /// Finds the resting contacts at the start of the step (positions x, velocities
 /// v) against the mesh contacts (one per vertex, null = no meshes) and the
 /// analytic shapes posed at `start` / `end` of the step, and writes E (N/m, the
 /// SystemView::extra blocks): k n n^T, or k I where stuck[i] (the last step's
-/// resting_friction) and the vertex still rests. k = gamma D_i / h^2 with D_i
-/// the size of the vertex's diagonal block of A without E (kg, scalar_diagonal):
-/// the solve's motion of a resting vertex against its spring is 1 / (1 + gamma)
-/// of what it would be.
+/// finish_resting_friction) and the vertex still rests. k = gamma D_i / h^2 with
+/// D_i the size of the vertex's diagonal block of A without E (kg,
+/// scalar_diagonal): the solve's motion of a resting vertex against its spring
+/// is 1 / (1 + gamma) of what it would be. A sliding contact starts with the
+/// kinetic impulse `carried` (kg m/s) in its tangent plane.
 void find_resting_contacts(const Context& ctx, const ObstacleContact* mesh, const Shape* start, const Shape* end,
                            int nshapes, const SystemView& A, const Vec3f* x, const Vec3f* v,
-                           const float* thickness, const uint8_t* stuck, float reach, float gamma, RestingContact* rc,
-                           M3* E);
+                           const float* thickness, const uint8_t* stuck, const Vec3f* carried, float reach,
+                           float gamma, RestingContact* rc, M3* E);
 
-/// rhs += h^2 E v_obstacle: the springs follow the moving surface (kg m/s).
+/// rhs += h^2 E v_obstacle + the kinetic friction impulse (kg m/s).
 void add_resting_rhs(const Context& ctx, const RestingContact* rc, int n, float h, Vec3f* rhs);
 
-/// Coulomb friction of the resting contacts on the solved velocities v (m/s),
-/// and the stuck flags of the next step. The spring's normal impulse per unit
-/// mass, dv_n = -h^2 k n.(v - v_o) / m, bounds the tangential one, mu dv_n: a
-/// sliding vertex loses up to that much of its tangential velocity relative to
-/// the obstacle (stuck when none is left); a stuck vertex stays stuck while its
-/// spring's tangential impulse h^2 k |v_t| / m stays within the bound.
-void resting_friction(const Context& ctx, const RestingContact* rc, const float* mass, int n, float h, Vec3f* v,
-                      uint8_t* stuck);
+/// One round of the contacts' active set inside the step, after a solve
+/// (velocities v, m/s) and before the next. With J_n = h^2 k max(0, -v_n) the
+/// spring's normal impulse and the slack tol D_i (kg m/s: what changes the
+/// vertex's velocity by tol m/s, alone):
+///  - a spring that pulls by more than the slack lets go (no contact this step);
+///  - a stuck contact whose tangential impulse h^2 k |v_t| exceeds mu J_n by more
+///    than the slack slips: E -> k n n^T, and -mu J_n along v_t on the rhs.
+/// Updates rc, E and rhs in place; returns how many contacts changed (then the
+/// step is solved again). `changed` is (n) scratch.
+size_t update_resting_friction(const Context& ctx, const SystemView& A, RestingContact* rc, int n, const Vec3f* v,
+                               float tol, M3* E, Vec3f* rhs, float* changed);
+
+/// After the step's last solve (v0: velocities at the start of the step, v: the
+/// solved ones, rhs: the last right-hand side): the stuck flags and the kinetic
+/// impulses (carried, kg m/s) of the next step. The contact's impulse lambda is
+/// read from the system's row without it (accurate where h^2 k |v - v_o| is not:
+/// k is 100 times the vertex's diagonal), and the next step's bound is
+/// mu (lambda_n - m v_approach): an impact's share does not recur.
+///  - A stuck contact stays stuck while it pushes and |lambda_t| is within the bound.
+///  - A sliding one sticks when the bound would have stopped it alone (not after
+///    slipping in this step); otherwise it carries the bound against its motion,
+///    at most what stops it alone (m |v_t|).
+void finish_resting_friction(const Context& ctx, const SystemView& A, const RestingContact* rc, const float* mass,
+                             int n, const Vec3f* v0, const Vec3f* v, const Vec3f* rhs, uint8_t* stuck,
+                             Vec3f* carried);
 
 }  // namespace cb::icloth
