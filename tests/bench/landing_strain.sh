@@ -1,0 +1,71 @@
+#!/bin/bash
+# Landing strain of I-Cloth over two families of starts (RESULTS.md, ninth session):
+#  - funnel: scenes/icloth_funnel.json with the first sheet moved -1.5 ... +2 mm
+#    along x and the second 0 or 0.7 mm along z (16 starts, 30 frames: the sheets
+#    land at frames ~13-19);
+#  - corner: a 0.36 m sheet of 24 x 24 vertices turned 35-55 degrees about the
+#    vertical, so that a corner lands first, dropped from 0.45-0.55 m onto a plane
+#    tilted by 30 degrees with friction 0.5 or 0.2 (15 starts each, 30 frames).
+# Prints each start's largest edge strain, the mean and the largest, and the mean
+# PCG iterations a frame. The trajectories are chaotic: compare families, not runs.
+#
+# usage: tests/bench/landing_strain.sh [path/to/clothbox-cli] [--params k=v,...]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cli=${1:-$root/build/app/clothbox-cli}
+shift || true
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+python3 - "$root" "$work" <<'PY'
+import json, sys
+root, work = sys.argv[1], sys.argv[2]
+funnel = json.load(open(f"{root}/scenes/icloth_funnel.json"))
+for o in funnel["obstacles"]:
+    if "obj" in o:
+        o["obj"] = f"{root}/assets/" + o["obj"].split("/")[-1]
+k = 0
+for dx in (-1.5, -1.0, -0.5, 0.0, 0.5, 1.0, 1.5, 2.0):
+    for dz in (0.0, 0.7):
+        s = json.loads(json.dumps(funnel))
+        s["cloths"][0]["transform"]["translate"][0] += dx * 1e-3
+        s["cloths"][1]["transform"]["translate"][2] += dz * 1e-3
+        json.dump(s, open(f"{work}/funnel_{k:02d}.json", "w"))
+        k += 1
+for mu in (0.5, 0.2):
+    k = 0
+    for turn in (35, 40, 45, 50, 55):
+        for height in (0.45, 0.5, 0.55):
+            s = {"title": "corner landing", "dt": 1 / 60, "substeps": 2, "solver": {"name": "icloth"},
+                 "cloths": [{"name": "sheet",
+                             "grid": {"layout": "quad", "nx": 24, "ny": 24, "width": 0.36, "height": 0.36},
+                             "transform": {"translate": [0, height, 0], "rotate_deg": [-90, turn, 0]},
+                             "material": {"density": 0.2, "stretch": 2000, "shear": 200, "bend": 1e-5,
+                                          "thickness": 0.002, "friction": 0.5}}],
+                 "obstacles": [{"type": "plane", "name": "slope", "friction": mu,
+                                "transform": {"rotate_deg": [0, 0, 30]}}]}
+            json.dump(s, open(f"{work}/corner_mu{mu}_{k:02d}.json", "w"))
+            k += 1
+PY
+
+family() {  # family NAME GLOB
+  local name=$1 pattern=$2 f
+  shift 2
+  for f in $work/$pattern; do
+    OMP_NUM_THREADS=1 "$cli" run --scene "$f" --frames 30 "$@" --stats "$f.csv" >/dev/null 2>&1 || echo "failed: $f" >&2
+  done
+  python3 - "$name" $work/$pattern <<'PY'
+import csv, sys
+worst, cg = [], []
+for f in sys.argv[2:]:
+    rows = list(csv.DictReader(open(f + ".csv")))
+    worst.append(max(float(r["max_strain"]) for r in rows))
+    cg.append(sum(float(r.get("cg iterations") or 0) for r in rows) / len(rows))
+print(f"{sys.argv[1]:10s} " + " ".join(f"{w:.2f}" for w in worst) +
+      f"  mean {sum(worst) / len(worst):.3f} max {max(worst):.3f}  PCG {sum(cg) / len(cg):.0f}/frame")
+PY
+}
+extra=("$@")
+family funnel 'funnel_*.json' "${extra[@]}"
+family corner0.5 'corner_mu0.5_*.json' "${extra[@]}"
+family corner0.2 'corner_mu0.2_*.json' "${extra[@]}"
