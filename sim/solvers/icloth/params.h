@@ -16,7 +16,8 @@ struct IClothParams {
   /// kSpringRounds): a re-solve starts from the last answer, and the error in the
   /// energy norm falls with every CG iteration, so stopping early never leaves it
   /// worse than not re-solving. 30 kept the sheet-on-sheet slide within 4 % of
-  /// Coulomb's (10 did not: 21 % too far); RESULTS.md, seventh session.
+  /// Coulomb's (10 did not: 21 % too far); RESULTS.md, seventh session. A round
+  /// where only resting obstacle contacts changed runs to cg_max_iterations.
   int cg_resolve_iterations = 30;
   /// precondition a step's first PCG solve with an aggregation multigrid V-cycle
   /// instead of block Jacobi (multigrid.h; the springs' re-solves keep block
