@@ -3,7 +3,6 @@
 
 #include "sim/core/algorithms.h"
 #include "sim/core/parallel.h"
-#include "sim/solvers/icloth/obstacle_kernels.h"
 
 namespace cb::icloth {
 namespace {

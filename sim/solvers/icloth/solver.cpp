@@ -25,8 +25,8 @@ constexpr float kRestingReach = 1.5f;
 // cloth-cloth springs that pulled in the last solve and lags their Coulomb
 // friction from it (ClothRepulsion::release_pulling_springs, lag_friction), and
 // lets resting obstacle contacts that pull or slip go (update_resting_friction).
-// Three took the sheet-on-sheet slide within 3 % of Coulomb's. Each re-solve
-// runs at most IClothParams::cg_resolve_iterations iterations.
+// Three took the sheet-on-sheet slide within 3 % of Coulomb's. The re-solves'
+// caps: in step_once.
 constexpr int kSpringRounds = 3;
 // m/s: a resting contact whose spring pulls, or whose static friction is
 // exceeded, by less than what changes its vertex's velocity by this much (alone)
@@ -253,7 +253,7 @@ void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, dou
                            cg_floor, mg);
     add_stat(in.stats, "cg iterations", r.iterations);
     const double first_scale = r.scale;
-    for (int round = 0; (A.prox.k || resting) && round < kSpringRounds; ++round) {  // the springs' active sets and friction
+    for (int round = 0; (A.prox.k || resting) && round < kSpringRounds; ++round) {  // contacts' active sets
       size_t released = 0, rubbing = 0, slips = 0;
       if (A.prox.k) {
         released = d.repulsion.release_pulling_springs(ctx_, d.v_new.data());
