@@ -68,8 +68,8 @@ CB_HD inline Vec3f spring_direction(Vec3f n, Vec3f fn, float min_len) {
 // True when the triangle's closest point r to vertex v lies on an edge (or a
 // corner) that v spans a triangle with: across[k] is the vertex across the
 // triangle's edge k (opposite its vertex k) in the neighbouring triangle, -1 at
-// a border or a non-manifold edge. Then the pair's distance is the height of v's own triangle over
-// that edge, squashed below the proximity distance: the membrane's business,
+// a border or a non-manifold edge. Then the pair's distance is the height of v's
+// own triangle over that edge, squashed below the proximity distance: the membrane's business,
 // not a contact between two layers, and the pair gets no spring in the solve
 // (the filter alone serves it, as an edge-on contact). In the skirt's
 // compressed folds such a spring, 10 times the pair's diagonal, and its lagged

@@ -72,7 +72,7 @@ struct IClothSolver::Impl {
   DeviceBuffer<uint8_t> stuck;           ///< (n) held by static friction at the end of the last step
   DeviceBuffer<Vec3f> carried;           ///< (n) kg m/s, kinetic friction for the next step (finish_resting_friction)
   DeviceBuffer<float> changed;           ///< (n) scratch of update_resting_friction
-  bool stuck_set = false;                ///< stuck may hold flags (cleared when resting contacts stop)
+  bool stuck_set = false;                ///< stuck / carried may hold values (cleared when resting contacts stop)
   DeviceBuffer<M3> diag_block;           ///< (n) kg, system_diagonal_blocks of the step (pair springs)
   float max_thickness = 0;
   // cloth-cloth proximity repulsion and friction
@@ -336,7 +336,7 @@ bool IClothSolver::add_contact_springs(const StepInputs& in, const SimState& sta
   // not from a start that may be tangled: across an intersection a pair's
   // normal points to the wrong side, and its spring would hold the tangle
   const bool pair_springs = use_repulsion && params_.proximity_stiffness > 0.f && !d.check_tangles;
-  if (!resting && d.stuck_set) {  // switched off or no obstacles left: no static friction carries over
+  if (!resting && d.stuck_set) {  // switched off or no obstacles left: no friction carries over
     d.stuck.upload(ctx_, std::vector<uint8_t>(size_t(n), 0));
     d.carried.upload(ctx_, std::vector<Vec3f>(size_t(n), Vec3f{0, 0, 0}));
     d.stuck_set = false;
