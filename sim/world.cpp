@@ -8,6 +8,7 @@
 #include "sim/collision/penetration.h"
 #include "sim/core/error.h"
 #include "sim/scene/motion.h"
+#include "sim/model/edge_strain.h"
 #include "sim/world_kernels.h"
 
 namespace cb {

@@ -5,13 +5,6 @@
 
 namespace cb {
 
-void edge_strain(const Context& ctx, const Vec3f* x, const Int2* edges, const float* rest, int nedges, float* strain) {
-  parallel_for(ctx, nedges, [=] CB_HD(int e) {
-    Int2 ed = edges[e];
-    strain[e] = length(x[ed.b] - x[ed.a]) / rest[e] - 1.f;
-  });
-}
-
 bool any_nonfinite(const Context& ctx, const Vec3f* x, const Vec3f* v, int n, DeviceBuffer<float>& scratch) {
   if (scratch.size() < size_t(n)) scratch.resize(ctx, size_t(n));
   float* flag = scratch.data();

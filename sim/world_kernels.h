@@ -6,9 +6,6 @@
 
 namespace cb {
 
-/// strain[e] = |x_b - x_a| / rest[e] - 1 for each edge. (nedges)
-void edge_strain(const Context& ctx, const Vec3f* x, const Int2* edges, const float* rest, int nedges, float* strain);
-
 /// flag[i] = 1 when x[i] or v[i] has a NaN/inf component, else 0. Returns true if any.
 bool any_nonfinite(const Context& ctx, const Vec3f* x, const Vec3f* v, int n, DeviceBuffer<float>& scratch);
 

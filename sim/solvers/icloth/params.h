@@ -23,6 +23,12 @@ struct IClothParams {
   /// instead of block Jacobi (multigrid.h; the springs' re-solves keep block
   /// Jacobi); the stopping test is the same. Opt-in: RESULTS.md, eighth session
   bool multigrid = false;
+  /// Newton iterations of the backward Euler step beyond the first (solver.cpp,
+  /// newton_iterations): a step whose solved end stretches an edge by more than
+  /// newton_strain is linearised again at that end and solved again, at most
+  /// newton_iterations times (0 = off: one linearisation, Baraff & Witkin 1998)
+  int newton_iterations = 2;
+  float newton_strain = 0.2f;
   float weft_ratio = 1.f;        ///< weft stretch stiffness / warp stretch stiffness
   float stiffness_damping = 1e-3f;  ///< s, Rayleigh beta: damping force -beta K v
   float grab_stiffness = 500.f;  ///< N/m, spring of the mouse grab (times Grab::stiffness)

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "sim/collision/penetration.h"
+#include "sim/model/edge_strain.h"
 #include "sim/solvers/icloth/cg.h"
 #include "sim/solvers/icloth/collision_handler.h"
 #include "sim/solvers/icloth/obstacle_kernels.h"
@@ -83,6 +84,11 @@ struct IClothSolver::Impl {
   std::vector<float> h_mass, h_thickness;
   double cloth_mass = 0;  ///< kg, all vertices
   DeviceBuffer<uint32_t> tri_piece;
+  // further Newton iterations (newton_iterations)
+  DeviceBuffer<Int2> edges;                       ///< (nedges) vertex ids
+  DeviceBuffer<float> edge_rest, edge_strain;     ///< (nedges) m, rest lengths; scratch
+  DeviceBuffer<Vec3f> newton_b0, newton_f0, newton_f, newton_kv;  ///< (n) relinearised_rhs's inputs
+  DeviceBuffer<Vec3f> newton_v;  ///< (n) m/s, the last iterate (kept when an iteration does not help)
 
   ElementIn el_in() const {
     return {tris.data(), tri_rest.data(), int(tris.size()), bends.data(), bend_rest.data(), int(bends.size())};
@@ -132,6 +138,9 @@ IClothSolver::IClothSolver(const Context& ctx, const ClothModel& model) : ctx_(c
   std::vector<uint32_t> piece(nt);
   for (size_t t = 0; t < nt; ++t) piece[t] = model.vert_piece[size_t(model.tris[t].a)];
   d.tri_piece.upload(ctx, piece);
+  d.edges.upload(ctx, model.topo.edges);
+  d.edge_rest.upload(ctx, model.rest_edge_length);
+  d.edge_strain.resize(ctx, model.topo.edges.size());
   rebuild_rest();
 }
 
@@ -170,7 +179,8 @@ size_t IClothSolver::device_bytes() const {
          d.mass.bytes() * 4 + d.tri_grad.bytes() + d.bend_grad.bytes() * 2 + d.tri_hw.bytes() + d.bend_hs.bytes() +
          d.speed.bytes() + d.K.bytes() + d.f.bytes() * 4 + d.cg.bytes() + d.contacts.bytes() + d.resting.bytes() +
          d.resting_k.bytes() + d.stuck.bytes() + d.carried.bytes() + d.changed.bytes() + d.diag_block.bytes() +
-         d.mesh_prox.device_bytes() + d.friction.bytes() + d.repulsion.device_bytes() + d.mg.device_bytes();
+         d.mesh_prox.device_bytes() + d.friction.bytes() + d.repulsion.device_bytes() + d.mg.device_bytes() +
+         d.edges.bytes() + d.edge_rest.bytes() + d.edge_strain.bytes() + d.newton_b0.bytes() * 5;
 }
 
 void IClothSolver::step(const StepInputs& in, SimState& state) {
@@ -282,6 +292,7 @@ void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, dou
       add_stat(in.stats, "cg re-solve iterations", r.iterations);
     }
     in.stats.set("cg residual", r.rel_residual);
+    newton_iterations(in, state, A, first_scale);
   }
   {
     ScopedStage s(in.timer, "obstacles");
@@ -304,6 +315,69 @@ void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, dou
     resolve_collisions(in, state, tau0, tau1);
   }
   commit_positions(ctx_, state.x.data(), state.v.data(), d.x_new.data(), state.inv_mass.data(), n, h);
+}
+
+// The step above is one Newton iteration of backward Euler,
+//   M (v - v0) = h f(x + h v, v),
+// linearised at the start x (Baraff & Witkin 1998). For a flat sheet at rest
+// length that linearisation has no stiffness across the sheet: a vertex stopped
+// by an obstacle while its neighbours fall on stretches, to first order, no edge,
+// and the solve lets the neighbours go. A sheet whose corner met the funnel's rim
+// at 2 m/s came out of one step with edges 60 % too long (58^2 vertices a
+// sheet); a sheet landing corner first on a slope, 30 % (RESULTS.md, tenth
+// session). So while the solved end x* = x + h v* stretches some edge by more
+// than newton_strain (at most newton_iterations times), the elastic forces and
+// K are linearised again at x* and the step is solved again from v*:
+//   A* v = b0 + h (f(x*) - f(x)) + h^2 K* v*,
+// A* = A with K*, the contacts' springs, the grab and the damping as they were
+// (b0 again for a linear force). K is the projected (positive semi-definite)
+// stiffness, not the force's Jacobian, so the iterations need not converge: an
+// iteration whose end stretches the sheet no less than the last one's is
+// dropped, and the iterations stop there (a sheet thrown past a pinned corner:
+// largest strain 1.59, 0.25, 0.05, 0.03 after 0-3 iterations, then 0.12). The
+// solves are block-Jacobi PCG to the step's tolerance, capped at
+// cg_resolve_iterations while cloth-cloth springs are in the system: their
+// friction is a drag lagged from the last solve, which a long solve lets carry
+// a vertex far (58^2 funnel: a vertex under a landing sheet kicked 1.4 cm in a
+// frame, edges +120-220 % in 4 of 5 starts uncapped).
+void IClothSolver::newton_iterations(const StepInputs& in, SimState& state, const SystemView& A, double cg_scale) {
+  Impl& d = *impl_;
+  const int n = int(state.size()), nedges = int(d.edges.size());
+  const float h = A.h;
+  // the largest edge strain at the end x + h v_new (x_new is left there)
+  auto end_strain = [&] {
+    predict_positions(ctx_, state.x.data(), d.v_new.data(), state.inv_mass.data(), n, h, d.x_new.data());
+    return max_edge_strain(ctx_, d.x_new.data(), d.edges.data(), d.edge_rest.data(), nedges, d.edge_strain.data());
+  };
+  if (params_.newton_iterations <= 0) return;
+  float strain = end_strain();
+  for (int it = 0; it < params_.newton_iterations && strain > params_.newton_strain; ++it) {
+    if (it == 0) {  // the linearisation at x: its right-hand side and elastic forces
+      for (auto* b : {&d.newton_b0, &d.newton_f0, &d.newton_f, &d.newton_kv, &d.newton_v}) b->resize(ctx_, size_t(n));
+      d.newton_b0.copy_from(d.rhs);
+      gather_elastic_forces(ctx_, A.pat, d.el_out(), d.newton_f0.data());
+    }
+    d.newton_v.copy_from(d.v_new);
+    eval_elements(ctx_, d.el_in(), d.x_new.data(), d.el_out());
+    gather_elastic_forces(ctx_, A.pat, d.el_out(), d.newton_f.data());
+    gather_stiffness(ctx_, A.pat, d.el_in(), d.el_out(), d.K.data());
+    stiffness_product(ctx_, A, d.v_new.data(), d.newton_kv.data());
+    relinearised_rhs(ctx_, n, h, d.newton_b0.data(), d.newton_f0.data(), d.newton_f.data(), d.newton_kv.data(),
+                     d.rhs.data());
+    const int cap = A.prox.k ? std::min(params_.cg_resolve_iterations, params_.cg_max_iterations)
+                             : params_.cg_max_iterations;
+    CgResult r = pcg_solve(ctx_, A, d.rhs.data(), d.v_new.data(), d.cg, cap, params_.cg_tolerance, cg_scale, nullptr);
+    add_stat(in.stats, "newton iterations", 1.0);
+    add_stat(in.stats, "cg iterations", r.iterations);
+    add_stat(in.stats, "cg newton iterations", r.iterations);
+    const float next = end_strain();
+    if (!(next < strain)) {  // no better: keep the last iterate
+      d.v_new.copy_from(d.newton_v);
+      add_stat(in.stats, "newton rejected", 1.0);
+      return;
+    }
+    strain = next;
+  }
 }
 
 SystemView IClothSolver::system_view(const StepInputs& in, const SimState& state, float h) const {

@@ -2,7 +2,9 @@
 // for GPU-Based Interactive Cloth Simulation"), Sections 2-4:
 //  - membrane (membrane.h) + dihedral bending (bending.h) + damping,
 //  - backward Euler linearised once per step (Baraff & Witkin 1998), solved by a
-//    block-Jacobi preconditioned CG over a 3x3 block-sparse matrix (cg.h),
+//    block-Jacobi preconditioned CG over a 3x3 block-sparse matrix (cg.h); a
+//    step that stretches an edge past newton_strain is linearised again at its
+//    end and solved again (further Newton iterations, solver.cpp),
 //  - pins and the mouse grab as filtered constraints / a stiff implicit spring,
 //  - obstacles: resting contacts as stiff springs in the solve with Coulomb
 //    friction (resting_contacts.h), then a proximity velocity filter with
@@ -46,6 +48,7 @@ class IClothSolver : public Solver {
   void rebuild_rest();
   void step_once(const StepInputs& in, SimState& state, float h, double t, float tau0, float tau1);
   SystemView system_view(const StepInputs& in, const SimState& state, float h) const;
+  void newton_iterations(const StepInputs& in, SimState& state, const SystemView& A, double cg_scale);
   bool add_contact_springs(const StepInputs& in, const SimState& state, bool use_repulsion, SystemView& A);
   RepulsionSettings repulsion_settings() const;
   void repulsion_passes(const StepInputs& in, SimState& state, float h);

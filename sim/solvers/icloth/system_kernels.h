@@ -135,6 +135,16 @@ CB_HD inline M3 diagonal_block(const SystemView& A, int i) {
   return d;
 }
 
+/// y = K p (N/m times p's unit): the elastic stiffness alone, every row.
+void stiffness_product(const Context& ctx, const SystemView& A, const Vec3f* p, Vec3f* y);
+
+/// The right-hand side of the step linearised at x* = x + h v* (Newton iteration,
+/// solver.cpp): rhs = b0 + h (f* - f0) + h^2 kv, with b0 the step's right-hand
+/// side at x (kg m/s), f0 / f* the elastic forces at x / x* (N) and kv = K* v*
+/// (N/s). n vectors each.
+void relinearised_rhs(const Context& ctx, int n, float h, const Vec3f* b0, const Vec3f* f0, const Vec3f* f_star,
+                      const Vec3f* kv, Vec3f* rhs);
+
 /// y = A p (filtered: y = 0 at pinned vertices).
 void apply_system(const Context& ctx, const SystemView& A, const Vec3f* p, Vec3f* y);
 

@@ -261,22 +261,24 @@ float corner_landing_strain(const Context& ctx, float mu, float turn_deg, float 
 }
 
 // Over 15 such landings (turned 35-55 degrees, dropped from 0.45-0.55 m): mean
-// largest strain 0.31 on the CPU with mu 0.5 (0.32 before the resting contacts'
-// friction moved into the solve). With the re-solve after a slip capped at 30
-// iterations it was 0.38: the solve after a change of the matrix must converge
-// (RESULTS.md, ninth session).
-TEST(IClothRestingContacts, SheetLandingCornerFirstOnASlopeStretchesNoMoreThanBefore) {
+// largest strain 0.16 on the CPU with mu 0.5, at most 0.2. Linearised once per
+// step it was 0.31 (the landing stops the corner while the rest of the sheet
+// falls on: no stretch to first order; solver.cpp, newton_iterations; tenth
+// session); 0.32 before the resting contacts' friction moved into the solve,
+// 0.38 with the re-solve after a slip capped at 30 iterations (RESULTS.md,
+// ninth session).
+TEST(IClothRestingContacts, SheetLandingCornerFirstOnASlopeKeepsItsEdges) {
   const Context ctx = test::backends()[0];
   float sum = 0;
   int runs = 0;
   for (float turn : {35.f, 40.f, 45.f, 50.f, 55.f})
     for (float height : {0.45f, 0.5f, 0.55f}) {
       const float worst = corner_landing_strain(ctx, 0.5f, turn, height);
-      EXPECT_LT(worst, 0.5f) << "turned " << turn << " deg, from " << height << " m";
+      EXPECT_LT(worst, 0.3f) << "turned " << turn << " deg, from " << height << " m";
       sum += worst, ++runs;
     }
   std::printf("corner landing: largest strain mean %.3f over %d starts\n", sum / float(runs), runs);
-  EXPECT_LT(sum / float(runs), 0.35f);
+  EXPECT_LT(sum / float(runs), 0.22f);
 }
 
 }  // namespace

@@ -54,8 +54,10 @@ TEST(IClothScenes, ScarfStaysPenetrationFree) { run_scene("icloth_scarf.json", 1
 // The funnel's landing (frames ~13-19: corners reach the wall first, then the
 // sheets slide down it) from 16 starts: the first sheet moved -1.5 ... +2 mm
 // along x, the second 0 or 0.7 mm along z. Largest edge strain over the first 30
-// frames, CPU: mean 0.22, at most 0.38 with the resting contacts' friction in the
-// solve (resting_contacts.h); mean 0.30, up to 0.40, when a corner stuck by its
+// frames, CPU: mean 0.20, at most 0.28 with further Newton iterations of steps
+// that stretch an edge past 0.2 (solver.cpp; tenth session); mean 0.22, at most
+// 0.38, with one linearisation and the resting contacts' friction in the solve
+// (resting_contacts.h); mean 0.30, up to 0.40, when a corner stuck by its
 // landing impulse was held for the whole next step and its kinetic friction cut
 // its velocity after the solve (RESULTS.md, ninth session). The bound on each
 // start catches a tear; the mean, the landing.
@@ -78,7 +80,7 @@ TEST(IClothScenes, FunnelLandsWithoutTearingFromSixteenStarts) {
         ASSERT_EQ(w.stats().get("intersecting pairs", -1), 0) << "dx " << dx << " dz " << dz << " frame " << f;
         run_worst = std::max(run_worst, w.stats().max_strain);
       }
-      EXPECT_LT(run_worst, 0.45f) << "dx " << dx << " mm, dz " << dz << " mm";
+      EXPECT_LT(run_worst, 0.35f) << "dx " << dx << " mm, dz " << dz << " mm";
       sum += run_worst, worst = std::max(worst, run_worst), ++runs;
     }
   std::printf("funnel landing: largest strain mean %.3f, worst %.3f over %d starts\n", sum / float(runs), worst, runs);

@@ -1,0 +1,17 @@
+// Edge strain of a cloth's positions against its rest lengths (the model's
+// edges): World's statistics and I-Cloth's Newton iterations read it.
+#pragma once
+
+#include "sim/core/backend.h"
+#include "sim/core/math.h"
+
+namespace cb {
+
+/// strain[e] = |x_b - x_a| / rest[e] - 1 for each edge. (nedges)
+void edge_strain(const Context& ctx, const Vec3f* x, const Int2* edges, const float* rest, int nedges, float* strain);
+
+/// The largest of those strains (0 without edges); scratch: (nedges).
+float max_edge_strain(const Context& ctx, const Vec3f* x, const Int2* edges, const float* rest, int nedges,
+                      float* scratch);
+
+}  // namespace cb
