@@ -20,8 +20,8 @@ ParamTable IClothParams::to_table() const {
   t.add_float("cg_tolerance", cg_tolerance, 1e-8, 0.5, "", "relative residual at which PCG stops", true);
   t.add_bool("multigrid", multigrid, "precondition the PCG with an aggregation multigrid V-cycle (else block Jacobi)");
   t.add_int("newton_iterations", newton_iterations, 0, 100,
-            "further Newton iterations of a step that stretches an edge past newton_strain (0 = off)");
-  t.add_float("newton_strain", newton_strain, 0, 100, "", "edge strain at the solved end that relinearises the step");
+            "further Newton iterations of a step that stretches an edge by newton_strain (0 = off)");
+  t.add_float("newton_strain", newton_strain, 0, 100, "", "growth of an edge's strain over a step that relinearises it");
   t.add_float("weft_ratio", weft_ratio, 0.01, 100, "", "weft / warp stretch stiffness", true);
   t.add_float("stiffness_damping", stiffness_damping, 0, 1, "s", "Rayleigh damping beta (force -beta K v)");
   t.add_float("grab_stiffness", grab_stiffness, 0, 1e6, "N/m", "spring of the mouse grab", true);

@@ -24,9 +24,10 @@ struct IClothParams {
   /// Jacobi); the stopping test is the same. Opt-in: RESULTS.md, eighth session
   bool multigrid = false;
   /// Newton iterations of the backward Euler step beyond the first (solver.cpp,
-  /// newton_iterations): a step whose solved end stretches an edge by more than
-  /// newton_strain is linearised again at that end and solved again, at most
-  /// newton_iterations times (0 = off: one linearisation, Baraff & Witkin 1998)
+  /// newton_iterations): a step whose solved end stretches some edge by more
+  /// than newton_strain beyond its strain at the start is linearised again at
+  /// that end and solved again, at most newton_iterations times (0 = off: one
+  /// linearisation, Baraff & Witkin 1998)
   int newton_iterations = 2;
   float newton_strain = 0.2f;
   float weft_ratio = 1.f;        ///< weft stretch stiffness / warp stretch stiffness

@@ -326,31 +326,35 @@ void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, dou
 // at 2 m/s came out of one step with edges 60 % too long (58^2 vertices a
 // sheet); a sheet landing corner first on a slope, 30 % (RESULTS.md, tenth
 // session). So while the solved end x* = x + h v* stretches some edge by more
-// than newton_strain (at most newton_iterations times), the elastic forces and
-// K are linearised again at x* and the step is solved again from v*:
+// than newton_strain beyond its strain at x (at most newton_iterations times;
+// a state handed over stretched, which relaxes, does not count), the elastic
+// forces and K are linearised again at x* and the step is solved again from v*:
 //   A* v = b0 + h (f(x*) - f(x)) + h^2 K* v*,
 // A* = A with K*, the contacts' springs, the grab and the damping as they were
 // (b0 again for a linear force). K is the projected (positive semi-definite)
 // stiffness, not the force's Jacobian, so the iterations need not converge: an
-// iteration whose end stretches the sheet no less than the last one's is
+// iteration whose end stretches an edge no less than the last one's is
 // dropped, and the iterations stop there (a sheet thrown past a pinned corner:
 // largest strain 1.59, 0.25, 0.05, 0.03 after 0-3 iterations, then 0.12). The
 // solves are block-Jacobi PCG to the step's tolerance, capped at
 // cg_resolve_iterations while cloth-cloth springs are in the system: their
 // friction is a drag lagged from the last solve, which a long solve lets carry
 // a vertex far (58^2 funnel: a vertex under a landing sheet kicked 1.4 cm in a
-// frame, edges +120-220 % in 4 of 5 starts uncapped).
+// frame, edges +120-220 % in 4 of 5 starts uncapped). Like the pair springs,
+// not from a start that may be tangled (another solver's state: Verlet swings
+// handed over grew their tangles, 2 -> 4 and 15 -> 18 pairs, with them).
 void IClothSolver::newton_iterations(const StepInputs& in, SimState& state, const SystemView& A, double cg_scale) {
   Impl& d = *impl_;
   const int n = int(state.size()), nedges = int(d.edges.size());
   const float h = A.h;
-  // the largest edge strain at the end x + h v_new (x_new is left there)
-  auto end_strain = [&] {
+  // the largest growth of an edge's strain from x to the end x + h v_new (x_new is left there)
+  auto growth = [&] {
     predict_positions(ctx_, state.x.data(), d.v_new.data(), state.inv_mass.data(), n, h, d.x_new.data());
-    return max_edge_strain(ctx_, d.x_new.data(), d.edges.data(), d.edge_rest.data(), nedges, d.edge_strain.data());
+    return max_edge_strain_growth(ctx_, state.x.data(), d.x_new.data(), d.edges.data(), d.edge_rest.data(), nedges,
+                                  d.edge_strain.data());
   };
-  if (params_.newton_iterations <= 0) return;
-  float strain = end_strain();
+  if (params_.newton_iterations <= 0 || d.check_tangles) return;
+  float strain = growth();
   for (int it = 0; it < params_.newton_iterations && strain > params_.newton_strain; ++it) {
     if (it == 0) {  // the linearisation at x: its right-hand side and elastic forces
       for (auto* b : {&d.newton_b0, &d.newton_f0, &d.newton_f, &d.newton_kv, &d.newton_v}) b->resize(ctx_, size_t(n));
@@ -370,7 +374,7 @@ void IClothSolver::newton_iterations(const StepInputs& in, SimState& state, cons
     add_stat(in.stats, "newton iterations", 1.0);
     add_stat(in.stats, "cg iterations", r.iterations);
     add_stat(in.stats, "cg newton iterations", r.iterations);
-    const float next = end_strain();
+    const float next = growth();
     if (!(next < strain)) {  // no better: keep the last iterate
       d.v_new.copy_from(d.newton_v);
       add_stat(in.stats, "newton rejected", 1.0);

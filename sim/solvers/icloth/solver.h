@@ -3,7 +3,7 @@
 //  - membrane (membrane.h) + dihedral bending (bending.h) + damping,
 //  - backward Euler linearised once per step (Baraff & Witkin 1998), solved by a
 //    block-Jacobi preconditioned CG over a 3x3 block-sparse matrix (cg.h); a
-//    step that stretches an edge past newton_strain is linearised again at its
+//    step that stretches an edge by newton_strain is linearised again at its
 //    end and solved again (further Newton iterations, solver.cpp),
 //  - pins and the mouse grab as filtered constraints / a stiff implicit spring,
 //  - obstacles: resting contacts as stiff springs in the solve with Coulomb
