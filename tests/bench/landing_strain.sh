@@ -6,10 +6,13 @@
 #  - corner: a 0.36 m sheet of 24 x 24 vertices turned 35-55 degrees about the
 #    vertical, so that a corner lands first, dropped from 0.45-0.55 m onto a plane
 #    tilted by 30 degrees with friction 0.5 or 0.2 (15 starts each, 30 frames).
+#  - fine (with FINE=1; ~2 minutes): the funnel with every sheet at 58 x 58
+#    vertices (the ~20k-triangle benchmark's grids, thickness 3.2 mm), the first
+#    sheet moved 0, -0.5, +0.5, +1, +1.5 mm (5 starts, 40 frames).
 # Prints each start's largest edge strain, the mean and the largest, and the mean
 # PCG iterations a frame. The trajectories are chaotic: compare families, not runs.
 #
-# usage: tests/bench/landing_strain.sh [path/to/clothbox-cli] [--params k=v,...]
+# usage: [FINE=1] tests/bench/landing_strain.sh [path/to/clothbox-cli] [--params k=v,...]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cli=${1:-$root/build/app/clothbox-cli}
@@ -32,6 +35,13 @@ for dx in (-1.5, -1.0, -0.5, 0.0, 0.5, 1.0, 1.5, 2.0):
         s["cloths"][1]["transform"]["translate"][2] += dz * 1e-3
         json.dump(s, open(f"{work}/funnel_{k:02d}.json", "w"))
         k += 1
+for k, dx in enumerate((0.0, -0.5, 0.5, 1.0, 1.5)):
+    s = json.loads(json.dumps(funnel))
+    for c in s["cloths"]:
+        c["grid"]["nx"] = c["grid"]["ny"] = 58
+        c["material"]["thickness"] = 0.0032
+    s["cloths"][0]["transform"]["translate"][0] += dx * 1e-3
+    json.dump(s, open(f"{work}/fine_{k:02d}.json", "w"))
 for mu in (0.5, 0.2):
     k = 0
     for turn in (35, 40, 45, 50, 55):
@@ -48,11 +58,12 @@ for mu in (0.5, 0.2):
             k += 1
 PY
 
-family() {  # family NAME GLOB
-  local name=$1 pattern=$2 f
-  shift 2
+family() {  # family NAME GLOB FRAMES [run options]
+  local name=$1 pattern=$2 frames=$3 f
+  shift 3
   for f in $work/$pattern; do
-    OMP_NUM_THREADS=1 "$cli" run --scene "$f" --frames 30 "$@" --stats "$f.csv" >/dev/null 2>&1 || echo "failed: $f" >&2
+    OMP_NUM_THREADS=1 "$cli" run --scene "$f" --frames "$frames" "$@" --stats "$f.csv" >/dev/null 2>&1 ||
+      echo "failed: $f" >&2
   done
   python3 - "$name" $work/$pattern <<'PY'
 import csv, sys
@@ -66,6 +77,7 @@ print(f"{sys.argv[1]:10s} " + " ".join(f"{w:.2f}" for w in worst) +
 PY
 }
 extra=("$@")
-family funnel 'funnel_*.json' "${extra[@]}"
-family corner0.5 'corner_mu0.5_*.json' "${extra[@]}"
-family corner0.2 'corner_mu0.2_*.json' "${extra[@]}"
+family funnel 'funnel_*.json' 30 "${extra[@]}"
+family corner0.5 'corner_mu0.5_*.json' 30 "${extra[@]}"
+family corner0.2 'corner_mu0.2_*.json' 30 "${extra[@]}"
+if [ "${FINE:-0}" = 1 ]; then family fine58 'fine_*.json' 40 "${extra[@]}"; fi
