@@ -86,7 +86,7 @@ struct IClothSolver::Impl {
   DeviceBuffer<uint32_t> tri_piece;
   // further Newton iterations (newton_iterations)
   DeviceBuffer<Int2> edges;                       ///< (nedges) vertex ids
-  DeviceBuffer<float> edge_rest, edge_strain;     ///< (nedges) m, rest lengths; scratch
+  DeviceBuffer<float> edge_rest, edge_scratch;    ///< (nedges) m, rest lengths; scratch
   DeviceBuffer<Vec3f> newton_b0, newton_f0, newton_f, newton_kv;  ///< (n) relinearised_rhs's inputs
   DeviceBuffer<Vec3f> newton_v;  ///< (n) m/s, the last iterate (kept when an iteration does not help)
 
@@ -140,7 +140,7 @@ IClothSolver::IClothSolver(const Context& ctx, const ClothModel& model) : ctx_(c
   d.tri_piece.upload(ctx, piece);
   d.edges.upload(ctx, model.topo.edges);
   d.edge_rest.upload(ctx, model.rest_edge_length);
-  d.edge_strain.resize(ctx, model.topo.edges.size());
+  d.edge_scratch.resize(ctx, model.topo.edges.size());
   rebuild_rest();
 }
 
@@ -180,7 +180,7 @@ size_t IClothSolver::device_bytes() const {
          d.speed.bytes() + d.K.bytes() + d.f.bytes() * 4 + d.cg.bytes() + d.contacts.bytes() + d.resting.bytes() +
          d.resting_k.bytes() + d.stuck.bytes() + d.carried.bytes() + d.changed.bytes() + d.diag_block.bytes() +
          d.mesh_prox.device_bytes() + d.friction.bytes() + d.repulsion.device_bytes() + d.mg.device_bytes() +
-         d.edges.bytes() + d.edge_rest.bytes() + d.edge_strain.bytes() + d.newton_b0.bytes() * 5;
+         d.edges.bytes() + d.edge_rest.bytes() + d.edge_scratch.bytes() + d.newton_b0.bytes() * 5;
 }
 
 void IClothSolver::step(const StepInputs& in, SimState& state) {
@@ -351,11 +351,11 @@ void IClothSolver::newton_iterations(const StepInputs& in, SimState& state, cons
   auto growth = [&] {
     predict_positions(ctx_, state.x.data(), d.v_new.data(), state.inv_mass.data(), n, h, d.x_new.data());
     return max_edge_strain_growth(ctx_, state.x.data(), d.x_new.data(), d.edges.data(), d.edge_rest.data(), nedges,
-                                  d.edge_strain.data());
+                                  d.edge_scratch.data());
   };
   if (params_.newton_iterations <= 0 || d.check_tangles) return;
-  float strain = growth();
-  for (int it = 0; it < params_.newton_iterations && strain > params_.newton_strain; ++it) {
+  float grown = growth();
+  for (int it = 0; it < params_.newton_iterations && grown > params_.newton_strain; ++it) {
     if (it == 0) {  // the linearisation at x: its right-hand side and elastic forces
       for (auto* b : {&d.newton_b0, &d.newton_f0, &d.newton_f, &d.newton_kv, &d.newton_v}) b->resize(ctx_, size_t(n));
       d.newton_b0.copy_from(d.rhs);
@@ -375,12 +375,12 @@ void IClothSolver::newton_iterations(const StepInputs& in, SimState& state, cons
     add_stat(in.stats, "cg iterations", r.iterations);
     add_stat(in.stats, "cg newton iterations", r.iterations);
     const float next = growth();
-    if (!(next < strain)) {  // no better: keep the last iterate
+    if (!(next < grown)) {  // no better: keep the last iterate
       d.v_new.copy_from(d.newton_v);
       add_stat(in.stats, "newton rejected", 1.0);
       return;
     }
-    strain = next;
+    grown = next;
   }
 }
 

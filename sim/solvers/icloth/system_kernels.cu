@@ -54,15 +54,7 @@ void gather_stiffness(const Context& ctx, const PatternView& pat, const ElementI
 
 void stiffness_product(const Context& ctx, const SystemView& A, const Vec3f* p, Vec3f* y) {
   const SystemView a = A;
-  parallel_for(ctx, A.pat.nverts, [=] CB_HD(int i) {
-    Vec3f s{0, 0, 0};
-    const uint32_t len = a.pat.row_len(i), start = a.pat.row_start(i), stride = a.pat.row_stride();
-    for (uint32_t b = 0; b < len; ++b) {
-      const uint32_t k = start + b * stride;
-      s += a.K[k] * p[a.pat.cols_stored[k]];
-    }
-    y[i] = s;
-  });
+  parallel_for(ctx, A.pat.nverts, [=] CB_HD(int i) { y[i] = stiffness_row(a, p, i); });
 }
 
 void relinearised_rhs(const Context& ctx, int n, float h, const Vec3f* b0, const Vec3f* f0, const Vec3f* f_star,

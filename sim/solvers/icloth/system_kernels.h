@@ -95,16 +95,22 @@ CB_HD inline Vec3f prox_row(const PairSprings& ps, const Vec3f* p, int i, float 
   return acc;
 }
 
-/// Row i of A p (A in kg: kg m/s for p in m/s); 0 at pinned vertices.
-CB_HD inline Vec3f system_row(const SystemView& A, const Vec3f* p, int i) {
-  if (A.inv_mass[i] == 0.f) return Vec3f{};
-  const float h = A.h, ck = h * A.beta + h * h;
-  Vec3f s = p[i] * mass_diagonal(A, i);
+/// Row i of K p (N/m times p's unit): the elastic stiffness alone.
+CB_HD inline Vec3f stiffness_row(const SystemView& A, const Vec3f* p, int i) {
+  Vec3f s{0, 0, 0};
   const uint32_t len = A.pat.row_len(i), start = A.pat.row_start(i), stride = A.pat.row_stride();
   for (uint32_t b = 0; b < len; ++b) {
     const uint32_t k = start + b * stride;
-    s += (A.K[k] * p[A.pat.cols_stored[k]]) * ck;
+    s += A.K[k] * p[A.pat.cols_stored[k]];
   }
+  return s;
+}
+
+/// Row i of A p (A in kg: kg m/s for p in m/s); 0 at pinned vertices.
+CB_HD inline Vec3f system_row(const SystemView& A, const Vec3f* p, int i) {
+  if (A.inv_mass[i] == 0.f) return Vec3f{};
+  const float h = A.h;
+  Vec3f s = p[i] * mass_diagonal(A, i) + stiffness_row(A, p, i) * (h * A.beta + h * h);
   if (A.extra) s += (A.extra[i] * p[i]) * (h * h);
   if (A.prox.k) s += prox_row(A.prox, p, i, h) * (h * h);
   const float gw = grab_weight(A.grab, i);
@@ -135,7 +141,7 @@ CB_HD inline M3 diagonal_block(const SystemView& A, int i) {
   return d;
 }
 
-/// y = K p (N/m times p's unit): the elastic stiffness alone, every row.
+/// y = K p (stiffness_row), every row.
 void stiffness_product(const Context& ctx, const SystemView& A, const Vec3f* p, Vec3f* y);
 
 /// The right-hand side of the step linearised at x* = x + h v* (Newton iteration,
