@@ -95,13 +95,13 @@ CB_HD inline Vec3f prox_row(const PairSprings& ps, const Vec3f* p, int i, float 
   return acc;
 }
 
-/// Row i of K p (N/m times p's unit): the elastic stiffness alone.
-CB_HD inline Vec3f stiffness_row(const SystemView& A, const Vec3f* p, int i) {
-  Vec3f s{0, 0, 0};
+/// s + row i of c K p (K: the elastic stiffness alone, N/m), each block's
+/// product scaled by c and added to s in turn (the order A p rounds in).
+CB_HD inline Vec3f add_stiffness_row(const SystemView& A, const Vec3f* p, int i, float c, Vec3f s) {
   const uint32_t len = A.pat.row_len(i), start = A.pat.row_start(i), stride = A.pat.row_stride();
   for (uint32_t b = 0; b < len; ++b) {
     const uint32_t k = start + b * stride;
-    s += A.K[k] * p[A.pat.cols_stored[k]];
+    s += (A.K[k] * p[A.pat.cols_stored[k]]) * c;
   }
   return s;
 }
@@ -110,7 +110,7 @@ CB_HD inline Vec3f stiffness_row(const SystemView& A, const Vec3f* p, int i) {
 CB_HD inline Vec3f system_row(const SystemView& A, const Vec3f* p, int i) {
   if (A.inv_mass[i] == 0.f) return Vec3f{};
   const float h = A.h;
-  Vec3f s = p[i] * mass_diagonal(A, i) + stiffness_row(A, p, i) * (h * A.beta + h * h);
+  Vec3f s = add_stiffness_row(A, p, i, h * A.beta + h * h, p[i] * mass_diagonal(A, i));
   if (A.extra) s += (A.extra[i] * p[i]) * (h * h);
   if (A.prox.k) s += prox_row(A.prox, p, i, h) * (h * h);
   const float gw = grab_weight(A.grab, i);
@@ -141,7 +141,7 @@ CB_HD inline M3 diagonal_block(const SystemView& A, int i) {
   return d;
 }
 
-/// y = K p (stiffness_row), every row.
+/// y = K p (add_stiffness_row), every row.
 void stiffness_product(const Context& ctx, const SystemView& A, const Vec3f* p, Vec3f* y);
 
 /// The right-hand side of the step linearised at x* = x + h v* (Newton iteration,
