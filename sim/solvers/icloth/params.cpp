@@ -15,6 +15,8 @@ ParamTable IClothParams::to_table() const {
   ParamTable t;
   t.add_int("substeps", substeps, 0, 100, "implicit steps per frame (0 = the scene's substeps)");
   t.add_int("cg_max_iterations", cg_max_iterations, 1, 10000, "PCG iteration cap of a step's solve");
+  t.add_int("spring_rounds", spring_rounds, 0, 100,
+            "rounds of the cloth-cloth springs' active set and friction a step (each a re-solve)");
   t.add_int("cg_resolve_iterations", cg_resolve_iterations, 1, 10000,
             "PCG iteration cap of each re-solve with the cloth-cloth springs");
   t.add_float("cg_tolerance", cg_tolerance, 1e-8, 0.5, "", "relative residual at which PCG stops", true);
@@ -53,6 +55,7 @@ std::string IClothParams::from_table(const ParamTable& t, IClothParams* out) {
     if (!(e.value >= e.min && e.value <= e.max)) return "parameter '" + e.name + "' is out of range";
   p.substeps = t.get_int("substeps");
   p.cg_max_iterations = t.get_int("cg_max_iterations");
+  p.spring_rounds = t.get_int("spring_rounds");
   p.cg_resolve_iterations = t.get_int("cg_resolve_iterations");
   p.cg_tolerance = float(t.get("cg_tolerance"));
   p.multigrid = t.get_bool("multigrid");

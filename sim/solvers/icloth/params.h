@@ -12,12 +12,22 @@ struct IClothParams {
   int substeps = 0;              ///< implicit steps per frame; 0 = the scene's substeps
   int cg_max_iterations = 200;   ///< PCG iteration cap of a step's first solve (and of any solve)
   float cg_tolerance = 1e-3f;    ///< relative preconditioned residual at which PCG stops (its scale: pcg_solve)
-  /// PCG iteration cap of each re-solve in the springs' rounds (solver.cpp,
-  /// kSpringRounds): a re-solve starts from the last answer, and the error in the
-  /// energy norm falls with every CG iteration, so stopping early never leaves it
-  /// worse than not re-solving. 30 kept the sheet-on-sheet slide within 4 % of
-  /// Coulomb's (10 did not: 21 % too far); RESULTS.md, seventh session. A round
-  /// where only resting obstacle contacts changed runs to cg_max_iterations.
+  /// Rounds of the cloth-cloth springs' active set and friction a step
+  /// (solver.cpp, step_once): each takes out the springs that pulled in the
+  /// last solve, lags the others' Coulomb friction from it (damped, see
+  /// ClothRepulsion::lag_friction) and solves again. More rounds bring the
+  /// friction closer to Coulomb's law at 30 PCG iterations each (the funnel's
+  /// pair friction beyond Coulomb's bound, in units of the bound: 1.51, 1.20,
+  /// 1.14 after 3, 4, 5 rounds; RESULTS.md, eleventh session). Rounds for
+  /// resting obstacle contacts alone stop at three (kContactRounds).
+  int spring_rounds = 3;
+  /// PCG iteration cap of each re-solve in those rounds, and of a Newton
+  /// iteration's solve (newton_iterations), while cloth-cloth springs are in the
+  /// system: a re-solve starts from the last answer, and the error in the
+  /// energy norm falls with every CG iteration, so stopping early never leaves
+  /// it worse than not re-solving. 30 kept the sheet-on-sheet slide within 4 %
+  /// of Coulomb's (10 did not: 21 % too far); RESULTS.md, seventh session. A
+  /// round where only resting obstacle contacts changed runs to cg_max_iterations.
   int cg_resolve_iterations = 30;
   /// precondition a step's first PCG solve with an aggregation multigrid V-cycle
   /// instead of block Jacobi (multigrid.h; the springs' re-solves keep block

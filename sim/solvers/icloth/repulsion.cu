@@ -476,10 +476,37 @@ size_t ClothRepulsion::lag_friction(const Context& ctx, const Vec3f* v, const fl
     const float s = pair_inverse_mass(q, inv_mass);
     const float free = gt + h * fc[p] * gt * s;  // without the last drag's impulse h c |g_t|
     const float slide = free - q.mu * lambda * s;  // what Coulomb leaves of it
-    fc[p] = lambda > 0.f ? q.mu * lambda / (h * fmaxf(slide, kStaticSpeed * q.reach / h)) : 0.f;
+    float c = lambda > 0.f ? q.mu * lambda / (h * fmaxf(slide, kStaticSpeed * q.reach / h)) : 0.f;
+    if (fc[p] > 0.f && c > 0.f) c = sqrtf(fc[p] * c);  // damped: the undamped lag alternates held / sliding
+    fc[p] = c;
     rubbing[p] = fc[p] > 0.f ? 1.f : 0.f;
   });
   return flagged_pairs(ctx);
+}
+
+ClothRepulsion::FrictionCheck ClothRepulsion::check_friction(const Context& ctx, const Vec3f* v, float h) {
+  FrictionCheck out;
+  if (!springs_on_ || pairs_.size() == 0) return out;
+  const size_t np = pairs_.size();
+  friction_scratch_.resize(ctx, 2 * np);
+  const ProxPair* pairs = pairs_.data();
+  const float* k = spring_k_.data();
+  const float* fc = spring_c_.data();
+  float* impulse = spring_scratch_.data();
+  float* bound = friction_scratch_.data();
+  float* beyond = bound + np;
+  parallel_for(ctx, int(np), [=] CB_HD(int p) {
+    const ProxPair q = pairs[p];
+    const Vec3f g = pair_sum(q, v);
+    const float gn = dot(g, q.sn);
+    bound[p] = q.mu * fmaxf(-h * h * k[p] * gn, 0.f);
+    impulse[p] = h * fc[p] * length(g - q.sn * gn);
+    beyond[p] = fmaxf(impulse[p] - bound[p], 0.f);
+  });
+  out.impulse = reduce_sum(ctx, impulse, np);
+  out.bound = reduce_sum(ctx, bound, np);
+  out.beyond = reduce_sum(ctx, beyond, np);
+  return out;
 }
 
 size_t ClothRepulsion::flagged_pairs(const Context& ctx) const {
@@ -505,6 +532,7 @@ size_t ClothRepulsion::device_bytes() const {
          flags_.bytes() + keep_.bytes() + inc_vert_.bytes() * 4 + dv_.bytes() + active_.bytes() + count_.bytes() +
          state_.bytes() + unmet_sum_.bytes() + chunk_off_.bytes() + chunk_start_.bytes() + div_.bytes() +
          chunk_count_.bytes() + chunk_sum_.bytes() + vert_off_.bytes() + spring_k_.bytes() + spring_c_.bytes() +
+         friction_scratch_.bytes() +
          spring_scratch_.bytes() + across_.bytes();
 }
 

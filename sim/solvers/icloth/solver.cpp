@@ -26,9 +26,10 @@ constexpr float kRestingReach = 1.5f;
 // cloth-cloth springs that pulled in the last solve and lags their Coulomb
 // friction from it (ClothRepulsion::release_pulling_springs, lag_friction), and
 // lets resting obstacle contacts that pull or slip go (update_resting_friction).
-// Three took the sheet-on-sheet slide within 3 % of Coulomb's. The re-solves'
-// caps: in step_once.
-constexpr int kSpringRounds = 3;
+// Three took the sheet-on-sheet slide within 3 % of Coulomb's. The resting
+// contacts take part in this many rounds; with cloth-cloth springs the rounds
+// go on to IClothParams::spring_rounds. The re-solves' caps: in step_once.
+constexpr int kContactRounds = 3;
 // m/s: a resting contact whose spring pulls, or whose static friction is
 // exceeded, by less than what changes its vertex's velocity by this much (alone)
 // waits for the next step instead of a re-solve (update_resting_friction). At
@@ -263,14 +264,15 @@ void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, dou
                            cg_floor, mg);
     add_stat(in.stats, "cg iterations", r.iterations);
     const double first_scale = r.scale;
-    for (int round = 0; (A.prox.k || resting) && round < kSpringRounds; ++round) {  // contacts' active sets
+    const int rounds = A.prox.k ? std::max(params_.spring_rounds, kContactRounds) : kContactRounds;
+    for (int round = 0; (A.prox.k || resting) && round < rounds; ++round) {  // contacts' active sets
       size_t released = 0, rubbing = 0, slips = 0;
-      if (A.prox.k) {
+      if (A.prox.k && round < params_.spring_rounds) {
         released = d.repulsion.release_pulling_springs(ctx_, d.v_new.data());
         add_stat(in.stats, "released springs", double(released));
         rubbing = d.repulsion.lag_friction(ctx_, d.v_new.data(), state.inv_mass.data(), h);
       }
-      if (resting) {
+      if (resting && round < kContactRounds) {
         slips = update_resting_friction(ctx_, A, d.resting.data(), n, d.v_new.data(), kSlipTolerance,
                                         d.resting_k.data(), d.rhs.data(), d.changed.data());
         add_stat(in.stats, "contact changes", double(slips));
@@ -293,6 +295,12 @@ void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, dou
     }
     in.stats.set("cg residual", r.rel_residual);
     newton_iterations(in, state, A, first_scale);
+    if (A.prox.k) {  // how far the springs' lagged friction is from Coulomb's law
+      const ClothRepulsion::FrictionCheck fc = d.repulsion.check_friction(ctx_, d.v_new.data(), h);
+      add_stat(in.stats, "pair friction", fc.impulse);
+      add_stat(in.stats, "pair friction bound", fc.bound);
+      add_stat(in.stats, "pair friction beyond coulomb", fc.beyond);
+    }
   }
   {
     ScopedStage s(in.timer, "obstacles");
