@@ -487,25 +487,26 @@ size_t ClothRepulsion::lag_friction(const Context& ctx, const Vec3f* v, const fl
 ClothRepulsion::FrictionCheck ClothRepulsion::check_friction(const Context& ctx, const Vec3f* v, float h) {
   FrictionCheck out;
   if (!springs_on_ || pairs_.size() == 0) return out;
-  const size_t np = pairs_.size();
-  friction_scratch_.resize(ctx, 2 * np);
+  friction_sums_.resize(ctx, 3);
   const ProxPair* pairs = pairs_.data();
   const float* k = spring_k_.data();
   const float* fc = spring_c_.data();
-  float* impulse = spring_scratch_.data();
-  float* bound = friction_scratch_.data();
-  float* beyond = bound + np;
-  parallel_for(ctx, int(np), [=] CB_HD(int p) {
+  double* sums = friction_sums_.data();
+  // term 0: the drag's impulse h c |g_t|; 1: Coulomb's bound; 2: the excess
+  auto term = [=] CB_HD(int p, int which) {
     const ProxPair q = pairs[p];
     const Vec3f g = pair_sum(q, v);
     const float gn = dot(g, q.sn);
-    bound[p] = q.mu * fmaxf(-h * h * k[p] * gn, 0.f);
-    impulse[p] = h * fc[p] * length(g - q.sn * gn);
-    beyond[p] = fmaxf(impulse[p] - bound[p], 0.f);
-  });
-  out.impulse = reduce_sum(ctx, impulse, np);
-  out.bound = reduce_sum(ctx, bound, np);
-  out.beyond = reduce_sum(ctx, beyond, np);
+    const float bound = q.mu * fmaxf(-h * h * k[p] * gn, 0.f), impulse = h * fc[p] * length(g - q.sn * gn);
+    return which == 0 ? impulse : (which == 1 ? bound : fmaxf(impulse - bound, 0.f));
+  };
+  for (int which = 0; which < 3; ++which)  // three launches, one read-back
+    rows_sum(ctx, int(pairs_.size()), [=] CB_HD(int p) { return term(p, which); },
+             [=] CB_HD(double total) { sums[which] = total; }, friction_sum_);
+  const std::vector<double> s = friction_sums_.to_host();
+  out.impulse = s[0];
+  out.bound = s[1];
+  out.beyond = s[2];
   return out;
 }
 
@@ -532,7 +533,7 @@ size_t ClothRepulsion::device_bytes() const {
          flags_.bytes() + keep_.bytes() + inc_vert_.bytes() * 4 + dv_.bytes() + active_.bytes() + count_.bytes() +
          state_.bytes() + unmet_sum_.bytes() + chunk_off_.bytes() + chunk_start_.bytes() + div_.bytes() +
          chunk_count_.bytes() + chunk_sum_.bytes() + vert_off_.bytes() + spring_k_.bytes() + spring_c_.bytes() +
-         friction_scratch_.bytes() +
+         friction_sums_.bytes() + friction_sum_.bytes() +
          spring_scratch_.bytes() + across_.bytes();
 }
 

@@ -205,7 +205,8 @@ class ClothRepulsion {
   DeviceBuffer<float> spring_k_;     ///< (npairs) N/m (springs())
   DeviceBuffer<float> spring_c_;     ///< (npairs) N s/m (lag_friction())
   DeviceBuffer<float> spring_scratch_;  ///< (npairs) per-pair flags (1/0) of the last spring call
-  DeviceBuffer<float> friction_scratch_;  ///< (2 npairs) N s, check_friction()'s bounds and excesses
+  DeviceBuffer<double> friction_sums_;  ///< (3) N s, check_friction()'s sums
+  RowsSumScratch friction_sum_;         ///< check_friction()'s launches
   /// How many pairs the last spring call flagged in spring_scratch_.
   size_t flagged_pairs(const Context& ctx) const;
   bool springs_on_ = false;          ///< springs() was called since the last find()
