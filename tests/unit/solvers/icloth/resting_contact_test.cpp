@@ -228,6 +228,21 @@ TEST(IClothRestingContacts, SheetOnASlopeSlidesWithTheCoulombAcceleration) {
   for (const Context& ctx : test::backends()) EXPECT_NEAR(slide_after(ctx, mu, t), want, 0.1f * want);
 }
 
+// What is left near the friction angle (tan 20 = 0.364; RESULTS.md, eleventh
+// session), measured on the CPU: at mu 0.3 the sheet slides 86.3 mm in 0.5 s
+// where Coulomb says 73.7 (its first step, a contact without history, has no
+// friction: 11.5 mm of the excess); at mu 0.4 it creeps 9.8 mm in 1 s where it
+// should hold (a hold that gives way at the end of a step leaves the next step
+// without friction). Carrying kinetic friction into that step fixed the creep
+// (0.24 mm) but raised the dress's strain past its bound.
+TEST(IClothRestingContacts, DISABLED_SheetOnASlopeNearTheFrictionAngleFollowsCoulomb) {
+  for (const Context& ctx : test::backends()) {
+    const float want = coulomb_slide(0.3f, 0.5f);
+    EXPECT_NEAR(slide_after(ctx, 0.3f, 0.5f), want, 0.1f * want);
+    EXPECT_LT(std::fabs(slide_after(ctx, 0.4f, 1.f)), 2e-3f);
+  }
+}
+
 // A 0.36 m sheet of 24 x 24 vertices turned by `turn_deg` about the vertical,
 // so that a corner points down the slope, dropped from `height` m onto a plane
 // tilted by 30 degrees with friction mu (the sheet's own 0.5). Returns the
