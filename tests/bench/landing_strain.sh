@@ -23,25 +23,20 @@ trap 'rm -rf "$work"' EXIT
 python3 - "$root" "$work" <<'PY'
 import json, sys
 root, work = sys.argv[1], sys.argv[2]
-funnel = json.load(open(f"{root}/scenes/icloth_funnel.json"))
-for o in funnel["obstacles"]:
-    if "obj" in o:
-        o["obj"] = f"{root}/assets/" + o["obj"].split("/")[-1]
+sys.path.insert(0, f"{root}/tests/bench")
+from funnel_starts import shipped_funnel, shifted
+funnel = shipped_funnel(root)
 k = 0
 for dx in (-1.5, -1.0, -0.5, 0.0, 0.5, 1.0, 1.5, 2.0):
     for dz in (0.0, 0.7):
-        s = json.loads(json.dumps(funnel))
-        s["cloths"][0]["transform"]["translate"][0] += dx * 1e-3
-        s["cloths"][1]["transform"]["translate"][2] += dz * 1e-3
-        json.dump(s, open(f"{work}/funnel_{k:02d}.json", "w"))
+        json.dump(shifted(funnel, dx, dz), open(f"{work}/funnel_{k:02d}.json", "w"))
         k += 1
+fine = json.loads(json.dumps(funnel))
+for c in fine["cloths"]:
+    c["grid"]["nx"] = c["grid"]["ny"] = 58
+    c["material"]["thickness"] = 0.0032
 for k, dx in enumerate((0.0, -0.5, 0.5, 1.0, 1.5)):
-    s = json.loads(json.dumps(funnel))
-    for c in s["cloths"]:
-        c["grid"]["nx"] = c["grid"]["ny"] = 58
-        c["material"]["thickness"] = 0.0032
-    s["cloths"][0]["transform"]["translate"][0] += dx * 1e-3
-    json.dump(s, open(f"{work}/fine_{k:02d}.json", "w"))
+    json.dump(shifted(fine, dx), open(f"{work}/fine_{k:02d}.json", "w"))
 for mu in (0.5, 0.2):
     k = 0
     for turn in (35, 40, 45, 50, 55):

@@ -20,14 +20,11 @@ trap 'rm -rf "$work"' EXIT
 python3 - "$root" "$work" <<'PY'
 import json, sys
 root, work = sys.argv[1], sys.argv[2]
-funnel = json.load(open(f"{root}/scenes/icloth_funnel.json"))
-for o in funnel["obstacles"]:
-    if "obj" in o:
-        o["obj"] = f"{root}/assets/" + o["obj"].split("/")[-1]
+sys.path.insert(0, f"{root}/tests/bench")
+from funnel_starts import shipped_funnel, shifted
+funnel = shipped_funnel(root)
 for dx in ("-1.0", "-0.3", "+0.5", "+1.0", "+1.5", "+2.0"):
-    s = json.loads(json.dumps(funnel))
-    s["cloths"][0]["transform"]["translate"][0] += float(dx) * 1e-3
-    json.dump(s, open(f"{work}/funnel{dx}.json", "w"))
+    json.dump(shifted(funnel, float(dx)), open(f"{work}/funnel{dx}.json", "w"))
 PY
 
 {
