@@ -4,11 +4,20 @@
 // otherwise; every kRebuildEvery refits it is rebuilt so that deforming or
 // keyframed obstacles keep a good tree.
 //
-// Normal convention: the unit face normal of the closest triangle, flipped so that
-// the query point lies on its positive side (sign of dot(x - a, n), the signed
-// distance of x to the triangle's plane; +n when x is on the plane). For a point
-// beside an edge of an open mesh this is still the face normal, not the direction
-// x - point.
+// Normal convention: the unit face normal of the closest triangle (end of frame),
+// flipped to a side:
+//  - with `from` (where each point was at the start of the step): the side of
+//    `from` of the plane through the closest point's material point at the start
+//    of the frame, with that normal (sign of dot(from - (point - displacement),
+//    n); +n on that plane). A point that a moving obstacle sweeps past within the
+//    frame (a thigh rising 1 cm a frame into a skirt) keeps the side it came
+//    from; by the end-of-frame plane its normal pointed into the body, and the
+//    I-Cloth solver pushed the cloth inside it.
+//  - without: the query point's side of the triangle's end-of-frame plane (sign
+//    of dot(x - a, n); +n on the plane), what a solver that pushes a predicted
+//    point out to its own side asks (Verlet, PBD).
+// For a still obstacle and from = x both are the same. For a point beside an edge
+// of an open mesh the normal is still the face normal, not the direction x - point.
 #include "sim/collision/obstacle_proximity.h"
 
 #include <algorithm>
@@ -40,7 +49,9 @@ struct QueryArgs {
   float inv_dt;
 };
 
-CB_HD ObstacleContact closest_contact(const QueryArgs& a, Vec3f p, float radius) {
+// the closest triangle to p within radius; the normal oriented by `from` when
+// given, else by p's side of the end-of-frame plane (see the top)
+CB_HD ObstacleContact closest_contact(const QueryArgs& a, Vec3f p, const Vec3f* from, float radius) {
   ObstacleContact c;
   int best = -1;
   PointTriResult<float> best_r;
@@ -56,21 +67,23 @@ CB_HD ObstacleContact closest_contact(const QueryArgs& a, Vec3f p, float radius)
   if (best < 0) return c;
   Int3 t = a.tris[best];
   Vec3f n = normalize(cross(a.mx[t.b] - a.mx[t.a], a.mx[t.c] - a.mx[t.a]));
-  if (dot(p - a.mx[t.a], n) < 0.f) n = -n;
+  Vec3f disp = (a.mx[t.a] - a.mx_prev[t.a]) * best_r.w[0] + (a.mx[t.b] - a.mx_prev[t.b]) * best_r.w[1] +
+               (a.mx[t.c] - a.mx_prev[t.c]) * best_r.w[2];
+  const float side = from ? dot(*from - (best_r.point - disp), n)  // point - disp: at the start of the frame
+                          : dot(p - a.mx[t.a], n);
+  if (side < 0.f) n = -n;
   c.tri = best;
   c.point = best_r.point;
   c.normal = n;
   c.distance = std::sqrt(best_r.dist2);
-  Vec3f disp = (a.mx[t.a] - a.mx_prev[t.a]) * best_r.w[0] + (a.mx[t.b] - a.mx_prev[t.b]) * best_r.w[1] +
-               (a.mx[t.c] - a.mx_prev[t.c]) * best_r.w[2];
   c.velocity = disp * a.inv_dt;
   c.friction = a.friction[best];
   return c;
 }
 
-void run_queries(const Context& ctx, const QueryArgs& args, const Vec3f* x, int n, float radius,
+void run_queries(const Context& ctx, const QueryArgs& args, const Vec3f* x, const Vec3f* from, int n, float radius,
                  ObstacleContact* out) {
-  parallel_for(ctx, n, [=] CB_HD(int i) { out[i] = closest_contact(args, x[i], radius); });
+  parallel_for(ctx, n, [=] CB_HD(int i) { out[i] = closest_contact(args, x[i], from ? from + i : nullptr, radius); });
 }
 
 void clear_contacts(const Context& ctx, int n, ObstacleContact* out) {
@@ -134,14 +147,15 @@ void ObstacleProximity::update(const Context& ctx, const ObstacleSet& obstacles,
   m.version = obstacles.mesh_version;
 }
 
-void ObstacleProximity::query(const Context& ctx, const Vec3f* x, int n, float radius, ObstacleContact* out) const {
+void ObstacleProximity::query(const Context& ctx, const Vec3f* x, int n, float radius, ObstacleContact* out,
+                              const Vec3f* from) const {
   const Impl& m = *impl_;
   if (m.ntris == 0) {
     clear_contacts(ctx, n, out);
     return;
   }
   QueryArgs args{m.bvh.view(), m.x.data(), m.x_prev.data(), m.tris.data(), m.friction.data(), m.inv_dt};
-  run_queries(ctx, args, x, n, radius, out);
+  run_queries(ctx, args, x, from, n, radius, out);
 }
 
 size_t ObstacleProximity::device_bytes() const {

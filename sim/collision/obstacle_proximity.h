@@ -16,9 +16,11 @@ namespace cb {
 struct ObstacleContact {
   int32_t tri = -1;       ///< obstacle triangle id (into ObstacleSet::mesh_tris), -1 = none within the radius
   Vec3f point;            ///< m, closest point on the triangle (end of frame)
-  Vec3f normal;           ///< unit: the triangle's face normal oriented to the side of its plane that the
-                          ///< query point is on (sign of dot(x - a, n); +n on the plane). Query with the
-                          ///< start-of-frame positions to get the side the point came from.
+  Vec3f normal;           ///< unit: the triangle's face normal (end of frame), oriented to the side the
+                          ///< query's `from` point is on of the plane through `point`'s material point at
+                          ///< the start of the frame (the side it came from, also where the obstacle
+                          ///< sweeps past it), or without `from` to the query point's side of the
+                          ///< triangle's plane (+n on the plane). See obstacle_proximity.cu.
   float distance = 0;     ///< m, unsigned distance from the query point to `point`
   Vec3f velocity;         ///< m/s, velocity of the obstacle surface at `point` over the frame
   float friction = 0.3f;  ///< Coulomb coefficient of that obstacle
@@ -35,8 +37,11 @@ class ObstacleProximity {
   /// obstacles.mesh_version has not changed). No-op when there are no mesh obstacles.
   void update(const Context& ctx, const ObstacleSet& obstacles, float dt);
   /// For each of the n points x (backend memory), the closest obstacle triangle
-  /// within `radius` m; writes out[i] (backend memory, n entries).
-  void query(const Context& ctx, const Vec3f* x, int n, float radius, ObstacleContact* out) const;
+  /// within `radius` m; writes out[i] (backend memory, n entries). from: (n)
+  /// where each point was at the start of the step (may be x itself): orients
+  /// the normal to the side it came from; null: to the side x is on.
+  void query(const Context& ctx, const Vec3f* x, int n, float radius, ObstacleContact* out,
+             const Vec3f* from = nullptr) const;
   size_t device_bytes() const;
 
  private:

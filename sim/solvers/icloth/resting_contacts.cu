@@ -14,6 +14,21 @@ namespace {
 // never met a contact (348 mm slid where Coulomb says 304).
 constexpr float kLeaveFraction = 1e-3f;
 
+// The velocity a mesh contact's spring draws the vertex to (m/s): the surface's,
+// but along the normal no faster than what ends the step at the thickness from
+// the end-of-step surface, (thickness - d) / h with d the start position's signed
+// distance to it. The contacts are found within reach of the end-of-step
+// surface, so a vertex up to h v_n further from the start-of-step surface is
+// among them; drawn at the surface's full speed it ended the step that much
+// ahead of it, while its neighbours stayed (a rising thigh 9 mm a step into a
+// skirt: edges +170 % in one step). A vertex resting within its thickness moves
+// with the surface as before.
+CB_HD inline Vec3f mesh_target(const ObstacleContact& m, float d, float thickness, float h) {
+  const float vn = dot(m.velocity, m.normal);
+  const float un = fminf(vn, fmaxf(0.f, (thickness - d) / h));
+  return m.velocity + m.normal * (un - vn);
+}
+
 // E of a resting contact (N/m): the normal spring, or the full hold when stuck
 CB_HD inline M3 resting_block(const RestingContact& c) {
   if (c.stick) return M3::identity(c.k);
@@ -68,10 +83,10 @@ void find_resting_contacts(const Context& ctx, const ObstacleContact* mesh, cons
     if (a.inv_mass[i] != 0.f) {
       if (mesh && mesh[i].tri >= 0) {
         const ObstacleContact& m = mesh[i];
-        const float d = dot(x[i] - m.point, m.normal);
+        const float d = dot(x[i] - m.point, m.normal);  // to the end-of-step surface
         if (d < best && (stuck[i] || dot(v[i] - m.velocity, m.normal) <= leave)) {
           best = d;
-          c.normal = m.normal, c.velocity = m.velocity, c.friction = m.friction, c.k = 1.f;
+          c.normal = m.normal, c.velocity = mesh_target(m, d, thickness[i], a.h), c.friction = m.friction, c.k = 1.f;
         }
       }
       for (int s = 0; s < nshapes; ++s) {

@@ -309,7 +309,7 @@ void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, dou
                               d.rhs.data(), d.stuck.data(), d.carried.data());
     if (in.obstacles.has_meshes()) {
       float radius = 2.f * d.max_thickness + h * max_speed(ctx_, d.v_new.data(), n, d.speed.data());
-      d.mesh_prox.query(ctx_, state.x.data(), n, radius, d.contacts.data());
+      d.mesh_prox.query(ctx_, state.x.data(), n, radius, d.contacts.data(), state.x.data());
     }
     obstacle_filter(in, state, h, params_.obstacle_passes);
   }
@@ -437,7 +437,7 @@ bool IClothSolver::add_contact_springs(const StepInputs& in, const SimState& sta
   if (!resting) return false;
   ScopedStage s(in.timer, "resting contacts");
   if (in.obstacles.has_meshes())
-    d.mesh_prox.query(ctx_, state.x.data(), n, kRestingReach * d.max_thickness, d.contacts.data());
+    d.mesh_prox.query(ctx_, state.x.data(), n, kRestingReach * d.max_thickness, d.contacts.data(), state.x.data());
   find_resting_contacts(ctx_, in.obstacles.has_meshes() ? d.contacts.data() : nullptr, d.shape_start.data(),
                         d.shape_end.data(), int(d.shape_end.size()), A, state.x.data(),
                         state.v.data(), d.thickness.data(), d.stuck.data(), d.carried.data(), kRestingReach,

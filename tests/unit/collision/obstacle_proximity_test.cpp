@@ -133,6 +133,45 @@ TEST(ObstacleProximity, NormalVelocityAndFrictionOnOneTriangle) {
   }
 }
 
+// A triangle that moves 0.1 m up within the frame passes through a point 0.04 m
+// above its start. Asked with the point as where it came from, the normal points
+// up, the side it came from, though the point ends below the triangle's
+// end-of-frame plane; asked without, down, the side of that plane it is on.
+// Points the triangle does not reach get the same side either way, and so does
+// every point of a triangle that does not move (the other tests).
+TEST(ObstacleProximity, NormalKeepsTheSideAPointCameFromWhenTheObstacleSweepsPastIt) {
+  for (const Context& ctx : test::backends()) {
+    ObstacleSet o;
+    o.mesh_x = {Vec3f(0, 0.1f, 0), Vec3f(1, 0.1f, 0), Vec3f(0, 0.1f, 1)};  // face normal -y
+    o.mesh_x_prev = {Vec3f(0, 0, 0), Vec3f(1, 0, 0), Vec3f(0, 0, 1)};
+    o.mesh_tris = {Int3{0, 1, 2}};
+    MeshRange r;
+    r.num_vertices = 3;
+    r.num_tris = 1;
+    o.meshes = {r};
+    o.mesh_version = 1;
+    o.sync(ctx);
+    ObstacleProximity prox;
+    prox.update(ctx, o, 0.01f);
+    std::vector<Vec3f> pts = {Vec3f(0.2f, 0.04f, 0.2f), Vec3f(0.2f, 0.15f, 0.2f), Vec3f(0.2f, -0.03f, 0.2f)};
+    DeviceBuffer<Vec3f> dx(ctx, pts);
+    DeviceBuffer<ObstacleContact> out(ctx, pts.size());
+    prox.query(ctx, dx.data(), int(pts.size()), 0.5f, out.data(), dx.data());
+    auto h = out.to_host();
+    ASSERT_EQ(h[0].tri, 0);
+    EXPECT_NEAR(h[0].normal.y, 1.f, 1e-6f) << "swept past: the side it came from (above)";
+    EXPECT_NEAR(h[0].distance, 0.06f, 1e-6f);
+    EXPECT_NEAR(h[0].velocity.y, 10.f, 1e-3f);  // 0.1 m over 0.01 s
+    EXPECT_NEAR(h[1].normal.y, 1.f, 1e-6f);   // above both planes
+    EXPECT_NEAR(h[2].normal.y, -1.f, 1e-6f);  // below both planes
+    prox.query(ctx, dx.data(), int(pts.size()), 0.5f, out.data());
+    h = out.to_host();
+    EXPECT_NEAR(h[0].normal.y, -1.f, 1e-6f) << "without from: the side of the end-of-frame plane";
+    EXPECT_NEAR(h[1].normal.y, 1.f, 1e-6f);
+    EXPECT_NEAR(h[2].normal.y, -1.f, 1e-6f);
+  }
+}
+
 TEST(ObstacleProximity, RefitFollowsMovedObstacle) {
   for (const Context& ctx : test::backends()) {
     ObstacleSet o = random_soup(500, 0.05f, 11);
