@@ -21,6 +21,7 @@
 #include "sim/collision/obstacle_proximity.h"
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "sim/collision/lbvh.h"
@@ -90,6 +91,18 @@ void clear_contacts(const Context& ctx, int n, ObstacleContact* out) {
   parallel_for(ctx, n, [=] CB_HD(int i) { out[i] = ObstacleContact{}; });
 }
 
+// m: the largest |x - x_prev| over the mesh vertices (host arrays, O(n) per
+// changed frame; 0 without a previous frame)
+float largest_displacement(const ObstacleSet& o) {
+  if (o.mesh_x_prev.size() != o.mesh_x.size()) return 0.f;
+  float d2 = 0.f;
+  for (size_t i = 0; i < o.mesh_x.size(); ++i) {
+    const Vec3f d = o.mesh_x[i] - o.mesh_x_prev[i];
+    d2 = std::max(d2, dot(d, d));
+  }
+  return std::sqrt(d2);
+}
+
 }  // namespace
 
 struct ObstacleProximity::Impl {
@@ -103,6 +116,7 @@ struct ObstacleProximity::Impl {
   int ntris = 0;
   int refits = 0;
   float inv_dt = 0.f;
+  float max_disp = 0.f;  // m, the largest vertex displacement over the frame
 };
 
 ObstacleProximity::ObstacleProximity() : impl_(new Impl) {}
@@ -114,10 +128,12 @@ void ObstacleProximity::update(const Context& ctx, const ObstacleSet& obstacles,
   int ntris = int(obstacles.mesh_tris.size());
   if (ntris == 0) {
     m.ntris = 0;
+    m.max_disp = 0.f;
     return;
   }
   bool same_backend = m.boxes.context().backend == ctx.backend;
   if (obstacles.mesh_version == m.version && ntris == m.ntris && same_backend) return;
+  m.max_disp = largest_displacement(obstacles);
   // copy the soup (device copies when synced, else from the host arrays)
   if (obstacles.d_mesh_x.size() == obstacles.mesh_x.size() && obstacles.d_mesh_x.context().backend == ctx.backend) {
     m.x.copy_from(obstacles.d_mesh_x);
@@ -157,6 +173,8 @@ void ObstacleProximity::query(const Context& ctx, const Vec3f* x, int n, float r
   QueryArgs args{m.bvh.view(), m.x.data(), m.x_prev.data(), m.tris.data(), m.friction.data(), m.inv_dt};
   run_queries(ctx, args, x, from, n, radius, out);
 }
+
+float ObstacleProximity::max_displacement() const { return impl_->max_disp; }
 
 size_t ObstacleProximity::device_bytes() const {
   const Impl& m = *impl_;

@@ -42,6 +42,10 @@ class ObstacleProximity {
   /// the normal to the side it came from; null: to the side x is on.
   void query(const Context& ctx, const Vec3f* x, int n, float radius, ObstacleContact* out,
              const Vec3f* from = nullptr) const;
+  /// m: the largest displacement of an obstacle vertex over the frame of the last
+  /// update (mesh_x_prev -> mesh_x), what a query must reach beyond a point's
+  /// distance to find a surface that swept past it.
+  float max_displacement() const;
   size_t device_bytes() const;
 
  private:

@@ -90,6 +90,7 @@ struct CollisionStats {
   uint64_t pairs_incremental = 0;  ///< candidate triangle pairs of incremental passes
   uint64_t feature_tests = 0;      ///< VF + EE CCD queries
   uint64_t impacts = 0;
+  uint64_t obstacle_impacts = 0;   ///< of those, cloth-obstacle ones
   uint64_t zones = 0;              ///< zones solved (summed over rounds)
   uint64_t zone_iterations = 0;
   uint64_t zone_failures = 0;      ///< zones that did not converge
