@@ -39,10 +39,12 @@
 // still left after the clamp, a step
 // that started without tangles goes back to its start positions (x1 = x0,
 // counted in `reverted`; it loses that step's motion and cannot end intersecting
-// itself or a still obstacle, but a moving obstacle can sweep into the cloth held
-// at x0: the dress during the kick, see RESULTS.md); a tangled start keeps its result (counted in `unresolved`):
-// its start is not clean either, and the next step sees any new intersection
-// as a tangle. At most max_rounds + max_rigid_rounds + 2 CCD passes per step.
+// itself or a still obstacle); a tangled start keeps the clamp's result (counted
+// in `unresolved`). Where that choice crosses triangle pairs at the end of the
+// step (a moving obstacle swept into the cloth held at x0: the dress during the
+// kick), the one of x0, the rigid zones' and the clamp's results that crosses
+// the fewest (exact count) is kept (last_resort). The next step sees any
+// intersection left as a tangle. At most max_rounds + max_rigid_rounds + 2 CCD passes per step.
 //
 // Pairs that start closer than the CCD separation (possible only in a state
 // this solver did not make) are checked against a third of their start
@@ -159,6 +161,8 @@ class CollisionHandler {
                     std::vector<Impact>& all, CollisionStats& st);
   bool clamp_to_first_impact(const Context& ctx, const CollisionInput& in, const CollisionSettings& s,
                              std::vector<Vec3f>& x1, CollisionStats& st);
+  void last_resort(const Context& ctx, const CollisionInput& in, const std::vector<Vec3f>& rigid,
+                   std::vector<Vec3f>& x1, CollisionStats& st);
   size_t nverts_ = 0;
   std::vector<Int3> cloth_tris_;
   std::vector<std::vector<uint32_t>> vert_tris_;

@@ -312,7 +312,7 @@ void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, dou
       // is headed (x + h v), on the side it came from. Taken at x, the plane of the
       // nearest point there stood in for a body that, curved, moved 1 cm under the
       // cloth: the dress's filtered ends lay up to 6 mm inside the thigh, and the
-      // CCD found 9x the cloth-obstacle impacts (RESULTS.md, twelfth session)
+      // CCD found 8x the cloth-obstacle impacts (RESULTS.md, twelfth session)
       float radius = 2.f * d.max_thickness + h * max_speed(ctx_, d.v_new.data(), n, d.speed.data()) +
                      d.mesh_prox.max_displacement();
       predict_positions(ctx_, state.x.data(), d.v_new.data(), state.inv_mass.data(), n, h, d.x_new.data());

@@ -228,5 +228,64 @@ TEST(IClothCollisions, RigidZonesMoveWithAMovingObstacle) {
   }
 }
 
+// The caps leave impacts (no zone or rigid rounds here) in a step where a tilted
+// square rises 3 cm and cuts through the sheet's start positions along a line:
+// going back to x0 would leave the sheet crossing it there. The free end state
+// lies above the square but for one corner, which the square sweeps past: that
+// impact is left, and the end state crosses the square only at the corner's
+// triangles. The clamp's result, near x0, crosses along the line. The step
+// keeps the free end state (last_resort), not x0.
+TEST(IClothCollisions, LastResortKeepsTheResultThatCrossesTheFewestPairs) {
+  GridSpec g;
+  g.nx = g.ny = 5;
+  g.width = g.height = 0.1f;
+  const TriMesh m = make_grid(g);
+  Sheets s;
+  for (const Vec3f& p : m.positions) s.x0.push_back(Vec3f{p.x, 0.01f, p.y});
+  s.tris = m.tris;
+  uniform_vertices(s);
+  auto square = [](float y0) {  // y = y0 + 0.2 x, 0.3 m wide
+    std::vector<Vec3f> q{{-0.15f, 0, -0.15f}, {0.15f, 0, -0.15f}, {0.15f, 0, 0.15f}, {-0.15f, 0, 0.15f}};
+    for (Vec3f& p : q) p.y = y0 + 0.2f * p.x;
+    return q;
+  };
+  // below the sheet, then through x0 along x = 1.25 cm (between grid lines)
+  const std::vector<Vec3f> ox0 = square(-0.0225f), ox1 = square(0.0075f);
+  const std::vector<Int3> otris{{0, 1, 2}, {0, 2, 3}};
+  std::vector<Vec3f> x_free = s.x0;
+  size_t corner = 0;  // the vertex of largest x + z: left where it was
+  for (size_t i = 0; i < x_free.size(); ++i) {
+    if (x_free[i].x + x_free[i].z > x_free[corner].x + x_free[corner].z) corner = i;
+    x_free[i].y = 0.0075f + 0.2f * x_free[i].x + 0.004f;  // two thicknesses above the risen square
+  }
+  x_free[corner] = s.x0[corner];
+  CollisionInput in = input(s, x_free);
+  in.obs_x0 = &ox0;
+  in.obs_x1 = &ox1;
+  in.obs_tris = &otris;
+  for (const Context& ctx : test::backends()) {
+    DeviceBuffer<Vec3f> dx(ctx, s.x0), dox(ctx, ox1);
+    DeviceBuffer<Int3> dt(ctx, s.tris), dot(ctx, otris);
+    TriSet cloth{dx.data(), dt.data(), int(s.tris.size()), nullptr}, obst{dox.data(), dot.data(), 2, nullptr};
+    const uint64_t at_x0 = count_intersections(ctx, cloth, obst).total();
+    dx.upload(ctx, x_free);
+    const uint64_t at_free = count_intersections(ctx, cloth, obst).total();
+    ASSERT_GT(at_free, 0u) << "the test needs the corner to cross";
+    ASSERT_GT(at_x0, at_free) << "the test needs x0 to cross more";
+    CollisionHandler h;
+    h.set_cloth(s.x0.size(), s.tris);
+    CollisionSettings cs;
+    cs.max_rounds = 0;
+    cs.max_rigid_rounds = 0;
+    std::vector<Vec3f> x1 = x_free;
+    CollisionStats st = h.resolve(ctx, in, cs, x1);
+    EXPECT_EQ(st.clamped, 1u);
+    EXPECT_EQ(st.reverted, 0u) << "x0 crosses the risen square";
+    EXPECT_EQ(st.unresolved, 1u);
+    dx.upload(ctx, x1);
+    EXPECT_EQ(count_intersections(ctx, cloth, obst).total(), at_free) << "the free end state, " << at_x0 << " at x0";
+  }
+}
+
 }  // namespace
 }  // namespace cb::icloth
