@@ -189,12 +189,8 @@ TEST(IClothCollisions, ResolvedStepHasNoImpactsAndNoIntersections) {
   }
 }
 
-// A moving obstacle sweeps up into a cloth that would stay still: a square of two
-// triangles rises from y = 0 to 3 cm under a 5 x 5 sheet resting 1 cm above it.
-// With the zone solver off (max_rounds 0) the rigid zones must resolve it: a zone
-// that holds obstacle vertices moves with them (staying at the start positions,
-// as for a still obstacle, would let the obstacle pass through the sheet).
-TEST(IClothCollisions, RigidZonesMoveWithAMovingObstacle) {
+// a horizontal 0.1 m sheet of 5 x 5 vertices, 1 cm above the origin
+Sheets small_sheet() {
   GridSpec g;
   g.nx = g.ny = 5;
   g.width = g.height = 0.1f;
@@ -203,6 +199,16 @@ TEST(IClothCollisions, RigidZonesMoveWithAMovingObstacle) {
   for (const Vec3f& p : m.positions) s.x0.push_back(Vec3f{p.x, 0.01f, p.y});
   s.tris = m.tris;
   uniform_vertices(s);
+  return s;
+}
+
+// A moving obstacle sweeps up into a cloth that would stay still: a square of two
+// triangles rises from y = 0 to 3 cm under a 5 x 5 sheet resting 1 cm above it.
+// With the zone solver off (max_rounds 0) the rigid zones must resolve it: a zone
+// that holds obstacle vertices moves with them (staying at the start positions,
+// as for a still obstacle, would let the obstacle pass through the sheet).
+TEST(IClothCollisions, RigidZonesMoveWithAMovingObstacle) {
+  const Sheets s = small_sheet();
   const std::vector<Vec3f> ox0{{-0.15f, 0, -0.15f}, {0.15f, 0, -0.15f}, {0.15f, 0, 0.15f}, {-0.15f, 0, 0.15f}};
   std::vector<Vec3f> ox1 = ox0;
   for (Vec3f& p : ox1) p.y = 0.03f;
@@ -236,14 +242,7 @@ TEST(IClothCollisions, RigidZonesMoveWithAMovingObstacle) {
 // triangles. The clamp's result, near x0, crosses along the line. The step
 // keeps the free end state (last_resort), not x0.
 TEST(IClothCollisions, LastResortKeepsTheResultThatCrossesTheFewestPairs) {
-  GridSpec g;
-  g.nx = g.ny = 5;
-  g.width = g.height = 0.1f;
-  const TriMesh m = make_grid(g);
-  Sheets s;
-  for (const Vec3f& p : m.positions) s.x0.push_back(Vec3f{p.x, 0.01f, p.y});
-  s.tris = m.tris;
-  uniform_vertices(s);
+  const Sheets s = small_sheet();
   auto square = [](float y0) {  // y = y0 + 0.2 x, 0.3 m wide
     std::vector<Vec3f> q{{-0.15f, 0, -0.15f}, {0.15f, 0, -0.15f}, {0.15f, 0, 0.15f}, {-0.15f, 0, 0.15f}};
     for (Vec3f& p : q) p.y = y0 + 0.2f * p.x;
