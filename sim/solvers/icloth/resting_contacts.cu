@@ -22,7 +22,9 @@ constexpr float kLeaveFraction = 1e-3f;
 // among them; drawn at the surface's full speed it ended the step that much
 // ahead of it, while its neighbours stayed (a rising thigh 9 mm a step into a
 // skirt: edges +170 % in one step). A vertex resting within its thickness moves
-// with the surface as before.
+// with the surface as before. ObstacleContact::point is on the end-of-frame
+// surface: with sub-steps the bound is looser than this, never faster than the
+// surface.
 CB_HD inline Vec3f mesh_target(const ObstacleContact& m, float d, float thickness, float h) {
   const float vn = dot(m.velocity, m.normal);
   const float un = fminf(vn, fmaxf(0.f, (thickness - d) / h));
