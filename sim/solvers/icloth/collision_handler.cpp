@@ -307,6 +307,36 @@ void rigid_zone(const std::vector<int>& verts, const Vec3f* fixed_motion, const 
   for (int v : verts) x1[size_t(v)] = Vec3f(c + dcm) + R * Vec3f(Vec3d(x0[size_t(v)]) - c);
 }
 
+// A zone's solution is trusted as far as the step's own motion reaches: the
+// largest free motion |x_free - x0| of its vertices plus the obstacles' largest
+// displacement, kZoneReach times, and at least kZoneFloor thicknesses (a
+// resting zone pushes pairs apart by about one). A zone that moves a vertex
+// further from x_free met an impact no small correction satisfies (an edge
+// squeezed to nothing on the 58² funnel: a vertex of weight 0.08 thrown 8 cm
+// across it) and counts as not converged: the rigid fallback takes the step.
+constexpr float kZoneReach = 3.f;
+constexpr float kZoneFloor = 2.f;
+
+bool zone_overreaches(const std::vector<int>& verts, const Vec3f* solved, const CollisionInput& in,
+                      float obstacle_motion) {
+  float free_motion = 0.f, thick = 0.f, moved = 0.f;
+  for (size_t i = 0; i < verts.size(); ++i) {
+    const size_t v = size_t(verts[i]);
+    free_motion = std::max(free_motion, length((*in.x_free)[v] - (*in.x0)[v]));
+    thick = std::max(thick, (*in.thickness)[v]);
+    moved = std::max(moved, length(solved[i] - (*in.x_free)[v]));
+  }
+  return moved > std::max(kZoneReach * (free_motion + obstacle_motion), kZoneFloor * thick);
+}
+
+// the obstacles' largest displacement over the step (m)
+float obstacle_motion(const CollisionInput& in) {
+  float d = 0.f;
+  if (in.obs_x0)
+    for (size_t i = 0; i < in.obs_x0->size(); ++i) d = std::max(d, length((*in.obs_x1)[i] - (*in.obs_x0)[i]));
+  return d;
+}
+
 }  // namespace
 
 namespace {
@@ -345,6 +375,7 @@ bool CollisionHandler::zone_rounds(const Context& ctx, const CollisionInput& in,
   std::vector<int> local(nverts_, -1);
   std::vector<ImpactKey> seen;
   bool use_td = false;
+  const float obs_motion = obstacle_motion(in);
   int repeats = 0;  // rounds in a row that found only known impacts
   for (int round = 0; round < s.max_rounds; ++round) {
     std::vector<Impact> imps = detect_in_step(ctx, in, s, x1, use_td ? &td : nullptr, &st);
@@ -375,19 +406,23 @@ bool CollisionHandler::zone_rounds(const Context& ctx, const CollisionInput& in,
       ScopedStage solve(timer_, "zone solve");
       res = solve_zones(ctx, batch, s.zone, zone_scratch_);
     }
-    for (size_t z = 0; z < zs.verts.size(); ++z)
-      for (int i = batch.vert_off[z]; i < batch.vert_off[z + 1]; ++i)
-        x1[size_t(zs.verts[z][size_t(i - batch.vert_off[z])])] = batch.x[size_t(i)];
-    mark_touching(zs.verts, td);  // T_d: triangles touching V_c
     bool failed = false;
-    for (size_t z = 0; z < res.size(); ++z) {
+    for (size_t z = 0; z < zs.verts.size(); ++z) {
+      const Vec3f* solved = batch.x.data() + batch.vert_off[z];
       st.zones++;
       st.zone_iterations += uint64_t(res[z].iterations);
+      if (zone_overreaches(zs.verts[z], solved, in, obs_motion)) {
+        st.zone_overreach++;
+        failed = true;
+        continue;  // x1 keeps the zone's start guess
+      }
+      for (size_t i = 0; i < zs.verts[z].size(); ++i) x1[size_t(zs.verts[z][i])] = solved[i];
       if (!res[z].converged) {
         st.zone_failures++;
         failed = true;
       }
     }
+    mark_touching(zs.verts, td);  // T_d: triangles touching V_c
     if (failed) return false;
     use_td = s.incremental;
   }

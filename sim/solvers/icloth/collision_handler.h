@@ -6,10 +6,12 @@
 //            augmented-Lagrangian zone solver (zone_solver.h);
 //   round k: triangles touching V_c form T_d, the rest T_s; only T_d-T_s and
 //            T_d-T_d pairs are re-checked; repeat until no impact is found.
-// When rounds run out or a zone does not converge, rigid impact zones (Provot
-// 1997; Bridson et al. 2002) take over: each zone moves rigidly with its
-// momentum (or, when it holds obstacle or pinned vertices, moves with them by
-// their mean displacement), zones merge with new impacts, until none is left.
+// When rounds run out, or a zone does not converge or moves a vertex beyond the
+// step's reach (a few times the zone's free motion plus the obstacles'; see
+// zone_overreaches in the .cpp), rigid impact zones (Provot 1997; Bridson et al.
+// 2002) take over: each zone moves rigidly with its momentum (or, when it holds
+// obstacle or pinned vertices, moves with them by their mean displacement),
+// zones merge with new impacts, until none is left.
 // The broad phase (collision_kernels.h) and the narrow phase (narrow_phase.h:
 // feature pairs, exact CCD) and the zone solve (zone_batch.h: one thread block per
 // zone on the GPU) run on the backend; the zones are built (union-find) and the
@@ -96,6 +98,7 @@ struct CollisionStats {
   uint64_t zones = 0;              ///< zones solved (summed over rounds)
   uint64_t zone_iterations = 0;
   uint64_t zone_failures = 0;      ///< zones that did not converge
+  uint64_t zone_overreach = 0;     ///< zones whose solution moved a vertex beyond the step's reach (kept at their guess)
   uint64_t fallbacks = 0;          ///< steps that needed rigid impact zones
   uint64_t rigid_rounds = 0;
   uint64_t excluded = 0;           ///< feature pairs skipped because their triangles were tangled at x0

@@ -554,6 +554,7 @@ void IClothSolver::resolve_collisions(const StepInputs& in, SimState& state, flo
   add_stat(fs, "zones", double(st.zones));
   add_stat(fs, "zone iterations", double(st.zone_iterations));
   add_stat(fs, "zone failures", double(st.zone_failures));
+  add_stat(fs, "zone overreach", double(st.zone_overreach));
   add_stat(fs, "fallbacks", double(st.fallbacks));
   add_stat(fs, "rigid rounds", double(st.rigid_rounds));
   add_stat(fs, "excluded features", double(st.excluded));

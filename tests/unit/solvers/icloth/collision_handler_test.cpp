@@ -286,5 +286,43 @@ TEST(IClothCollisions, LastResortKeepsTheResultThatCrossesTheFewestPairs) {
   }
 }
 
+
+// A zone is trusted only as far as the step reaches. A triangle hangs from two
+// pinned vertices; its free vertex, 10 cm out, drops 5 mm and sweeps both its
+// edges past the top edge of a still blade 8 mm from the pins, where the free
+// vertex weighs 0.08 in the edge-edge impacts. Holding the edges a thickness
+// (2 mm) above the blade there throws the free vertex up (19 mm above its start
+// without the bound, five times the step's motion). The zone counts as not
+// converged (zone_overreach) and the rigid fallback holds the vertex with the
+// still blade: the step ends where it began.
+TEST(IClothCollisions, ZoneThatWouldThrowAVertexBeyondTheStepFallsBack) {
+  Sheets s;
+  s.x0 = {{0, 0, 0}, {0.02f, 0, 0}, {0, 0, 0.1f}};
+  s.tris = {{0, 1, 2}};
+  uniform_vertices(s);
+  s.w[0] = s.w[1] = 0.f;  // pinned
+  std::vector<Vec3f> x_free = s.x0;
+  x_free[2].y -= 0.005f;
+  // a vertical blade in the plane z = 8 mm, its top edge 0.3 mm below the cloth
+  const std::vector<Vec3f> blade{{-0.05f, -0.0003f, 0.008f}, {0.05f, -0.0003f, 0.008f}, {0, -0.1f, 0.008f}};
+  const std::vector<Int3> btris{{0, 1, 2}};
+  CollisionInput in = input(s, x_free);
+  in.obs_x0 = in.obs_x1 = &blade;
+  in.obs_tris = &btris;
+  for (const Context& ctx : test::backends()) {
+    CollisionHandler h;
+    h.set_cloth(s.x0.size(), s.tris);
+    CollisionSettings cs;
+    std::vector<Vec3f> x1 = x_free;
+    CollisionStats st = h.resolve(ctx, in, cs, x1);
+    EXPECT_GT(st.obstacle_impacts, 0u);
+    EXPECT_EQ(st.zone_overreach, 1u);
+    EXPECT_EQ(st.fallbacks, 1u);
+    CollisionStats st2;
+    EXPECT_TRUE(h.detect(ctx, in, cs, x1, nullptr, &st2).empty()) << "no impact is left over the step";
+    EXPECT_LT(length(x1[2] - s.x0[2]), 1e-6f) << "held with the still blade, not thrown";
+  }
+}
+
 }  // namespace
 }  // namespace cb::icloth
