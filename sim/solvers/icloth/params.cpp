@@ -37,6 +37,8 @@ ParamTable IClothParams::to_table() const {
   t.add_bool("repulsion", repulsion, "cloth-cloth proximity repulsion and friction (velocity filter)");
   t.add_float("repulsion_scale", repulsion_scale, 0.1, 10, "", "proximity distance / thickness");
   t.add_float("repulsion_rate", repulsion_rate, 0, 1, "", "fraction of the overlap pushed out per step");
+  t.add_float("repulsion_ahead", repulsion_ahead, 0, 10, "",
+              "pairs this many thicknesses beyond the proximity distance get springs that let them close to it");
   t.add_int("repulsion_passes", repulsion_passes, 1, 64, "Jacobi passes of the repulsion filter");
   t.add_bool("repulsion_rest_limit", repulsion_rest_limit, "pairs close at rest repel only below 0.9 x that distance");
   t.add_int("zone_iterations", zone_iterations, 1, 10000, "max iterations of the impact-zone solver");
@@ -72,6 +74,7 @@ std::string IClothParams::from_table(const ParamTable& t, IClothParams* out) {
   p.repulsion = t.get_bool("repulsion");
   p.repulsion_scale = float(t.get("repulsion_scale"));
   p.repulsion_rate = float(t.get("repulsion_rate"));
+  p.repulsion_ahead = float(t.get("repulsion_ahead"));
   p.repulsion_passes = t.get_int("repulsion_passes");
   p.repulsion_rest_limit = t.get_bool("repulsion_rest_limit");
   p.zone_iterations = t.get_int("zone_iterations");

@@ -60,6 +60,7 @@ struct IClothParams {
   bool repulsion = true;         ///< velocity filter for cloth-cloth pairs closer than the proximity distance
   float repulsion_scale = 1.25f; ///< proximity distance / thickness (> 1: the zones separate to the thickness)
   float repulsion_rate = 0.1f;   ///< fraction of the overlap pushed out per step
+  float repulsion_ahead = 0.5f;  ///< pairs this many thicknesses beyond the proximity distance get springs
   int repulsion_passes = 32;     ///< max Jacobi passes of the filter (each followed by the obstacle filter)
   /// pairs of one piece closer than the proximity distance at rest repel only
   /// below 0.9 x their rest distance (for thickness above the edge lengths)

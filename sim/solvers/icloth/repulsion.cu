@@ -23,9 +23,9 @@ CB_HD inline float mean4(const float* a, Int4 v) { return 0.25f * (a[v.a] + a[v.
 
 // fills p.n / p.overlap from the separation vector d (sum w_k x_k) and a fallback
 // direction for touching features; false when the pair is not closer than D
-CB_HD inline bool finish_pair(ProxPair& p, Vec3f d, Vec3f fallback, float D) {
+CB_HD inline bool finish_pair(ProxPair& p, Vec3f d, Vec3f fallback, float D, float Ds) {
   float dist = length(d);
-  if (!(dist < D)) return false;
+  if (!(dist < Ds)) return false;
   if (dist > 1e-3f * D) {
     p.n = d / dist;
   } else {
@@ -85,7 +85,7 @@ CB_HD inline bool own_triangle_edge(int v, const PointTriResult<float>& r, Int3 
 }
 
 CB_HD inline bool vf_pair(const Vec3f* x, const Int3* tris, const Int3* across, Int2 c, const float* th,
-                          const float* fr, float scale, ProxPair& p) {
+                          const float* fr, float scale, float ahead, ProxPair& p) {
   const Int3 t = tris[c.b];
   p.v = Int4{c.a, t.a, t.b, t.c};
   PointTriResult<float> r = closest_point_triangle(x[c.a], x[t.a], x[t.b], x[t.c]);
@@ -93,13 +93,14 @@ CB_HD inline bool vf_pair(const Vec3f* x, const Int3* tris, const Int3* across, 
   for (int k = 0; k < 3; ++k) p.w[k + 1] = -r.w[k];
   p.mu = mean4(fr, p.v);
   const Vec3f fn = cross(x[t.b] - x[t.a], x[t.c] - x[t.a]);
-  if (!finish_pair(p, x[c.a] - r.point, fn, scale * max4(th, p.v))) return false;
+  const float thick = max4(th, p.v);
+  if (!finish_pair(p, x[c.a] - r.point, fn, scale * thick, (scale + ahead) * thick)) return false;
   p.sn = own_triangle_edge(c.a, r, across[c.b]) ? Vec3f{0, 0, 0} : spring_direction(p.n, fn, 0.f);
-  return true;
+  return p.overlap > 0.f || dot(p.sn, p.sn) > 0.f;  // a pair ahead only as a spring
 }
 
 CB_HD inline bool ee_pair(const Vec3f* x, const Int2* edges, Int2 c, const float* th, const float* fr, float scale,
-                          ProxPair& p) {
+                          float ahead, ProxPair& p) {
   const Int2 e1 = edges[c.a], e2 = edges[c.b];
   p.v = Int4{e1.a, e1.b, e2.a, e2.b};
   SegSegResult<float> r = closest_points_segments(x[e1.a], x[e1.b], x[e2.a], x[e2.b]);
@@ -109,16 +110,17 @@ CB_HD inline bool ee_pair(const Vec3f* x, const Int2* edges, Int2 c, const float
   p.w[3] = -r.t;
   p.mu = mean4(fr, p.v);
   const Vec3f a = x[e1.b] - x[e1.a], b = x[e2.b] - x[e2.a], fn = cross(a, b);
-  if (!finish_pair(p, r.c1 - r.c2, fn, scale * max4(th, p.v))) return false;
+  const float thick = max4(th, p.v);
+  if (!finish_pair(p, r.c1 - r.c2, fn, scale * thick, (scale + ahead) * thick)) return false;
   p.sn = spring_direction(p.n, fn, kParallelSine * length(a) * length(b));
-  return true;
+  return p.overlap > 0.f || dot(p.sn, p.sn) > 0.f;
 }
 
 struct NarrowArgs {
   const Vec3f* x;
   const float* thickness;
   const float* friction;
-  float scale;
+  float scale, ahead;
   const Vec3f* rest;       ///< (nverts) or null: no rest filter
   const uint32_t* piece;   ///< (nverts)
   const Int3* across;      ///< (ntris) the vertex across each edge (own_triangle_edge)
@@ -167,8 +169,8 @@ void narrow_phase(const Context& ctx, const CcdMesh& m, const CcdCandidates& c, 
   const int nvf = int(c.vf.size()), n = nvf + int(c.ee.size());
   parallel_for(ctx, n, [=] CB_HD(int i) {
     ProxPair p;
-    bool keep = i < nvf ? vf_pair(a.x, m.tris, a.across, vf[i], a.thickness, a.friction, a.scale, p)
-                        : ee_pair(a.x, m.edges, ee[i - nvf], a.thickness, a.friction, a.scale, p);
+    bool keep = i < nvf ? vf_pair(a.x, m.tris, a.across, vf[i], a.thickness, a.friction, a.scale, a.ahead, p)
+                        : ee_pair(a.x, m.edges, ee[i - nvf], a.thickness, a.friction, a.scale, a.ahead, p);
     if (keep) keep = rest_limited(a, m, i < nvf, i < nvf ? vf[i] : ee[i - nvf], p);
     all[i] = p;
     flags[i] = keep ? 1u : 0u;
@@ -198,6 +200,8 @@ struct PassArgs {
 // the normal velocity misses the target by more than 1% of D per step
 CB_HD inline bool pair_impulse(const PassArgs& a, int i, Vec3f* dv, bool* unmet) {
   const ProxPair p = a.pairs[i];
+  *unmet = false;
+  if (!(p.overlap > 0.f)) return false;  // a pair ahead: a spring in the solve only
   const int vid[4] = {p.v.a, p.v.b, p.v.c, p.v.d};
   const Vec3f vrel = pair_sum(p, a.v);
   const float s = pair_inverse_mass(p, a.inv_mass);
@@ -356,7 +360,7 @@ void ClothRepulsion::set_rest(const Context& ctx, const std::vector<Vec3f>& rest
 size_t ClothRepulsion::find(const Context& ctx, const Vec3f* x, const float* thickness, const float* friction,
                             float max_thickness, const RepulsionSettings& s) {
   const CcdMesh m = topo_.view();
-  find_ccd_candidates(ctx, x, x, m, 0.5f * s.scale * max_thickness, 0.f, cand_);
+  find_ccd_candidates(ctx, x, x, m, 0.5f * (s.scale + s.ahead) * max_thickness, 0.f, cand_);
   const size_t n = cand_.vf.size() + cand_.ee.size();
   candidates_ = n;
   springs_on_ = false;
@@ -364,7 +368,7 @@ size_t ClothRepulsion::find(const Context& ctx, const Vec3f* x, const float* thi
   flags_.resize(ctx, n);
   keep_.resize(ctx, n);
   const bool limit = s.rest_limit && !rest_.empty();
-  const NarrowArgs args{x, thickness, friction, s.scale, limit ? rest_.data() : nullptr, piece_.data(),
+  const NarrowArgs args{x, thickness, friction, s.scale, s.ahead, limit ? rest_.data() : nullptr, piece_.data(),
                         across_.data()};
   narrow_phase(ctx, m, cand_, args, all_.data(), flags_.data());
   const size_t np = n ? compact_indices(ctx, flags_.data(), keep_.data(), n) : 0;
@@ -434,7 +438,7 @@ PairSprings ClothRepulsion::springs(const Context& ctx, const Vec3f* v, const M3
     float s = 0.f;  // the pair's inverse "mass" along sn in A (1/kg)
     for (int c = 0; c < 4; ++c)
       if (inv_mass[id[c]] != 0.f) s += q.w[c] * q.w[c] / dot(q.sn, B[id[c]] * q.sn);
-    if (dot(pair_sum(q, v), q.sn) <= 0.f && s > 0.f) k[p] = gamma / (h * h * s);
+    if (h * dot(pair_sum(q, v), q.sn) <= -spring_allowance(q) && s > 0.f) k[p] = gamma / (h * h * s);
     on[p] = k[p] != 0.f ? 1.f : 0.f;
   });
   num_springs_ = flagged_pairs(ctx);
@@ -447,7 +451,8 @@ PairSprings ClothRepulsion::springs(const Context& ctx, const Vec3f* v, const M3
   return ps;
 }
 
-size_t ClothRepulsion::release_pulling_springs(const Context& ctx, const Vec3f* v) {
+size_t ClothRepulsion::release_pulling_springs(const Context& ctx, const Vec3f* v, float h, const float* inv_mass,
+                                              Vec3f* rhs) {
   if (!springs_on_) return 0;
   const ProxPair* pairs = pairs_.data();
   float* k = spring_k_.data();
@@ -455,11 +460,37 @@ size_t ClothRepulsion::release_pulling_springs(const Context& ctx, const Vec3f* 
   parallel_for(ctx, int(pairs_.size()), [=] CB_HD(int p) {
     const ProxPair q = pairs[p];
     const Vec3f g = pair_sum(q, v);
-    const bool pulls = k[p] != 0.f && dot(g, q.sn) > 0.f;
-    if (pulls) k[p] = 0.f;
+    const bool pulls = k[p] != 0.f && h * dot(g, q.sn) > -spring_allowance(q);
     released[p] = pulls ? 1.f : 0.f;
   });
-  return flagged_pairs(ctx);
+  const size_t n = flagged_pairs(ctx);
+  if (n == 0) return 0;
+  allowance_rhs(ctx, h, inv_mass, -1.f, true, rhs);  // the released springs' pull leaves the rhs
+  parallel_for(ctx, int(pairs_.size()), [=] CB_HD(int p) {
+    if (released[p] != 0.f) k[p] = 0.f;
+  });
+  return n;
+}
+
+void ClothRepulsion::allowance_rhs(const Context& ctx, float h, const float* inv_mass, float sign, bool released_only,
+                                   Vec3f* rhs) {
+  const ProxPair* pairs = pairs_.data();
+  const float* k = spring_k_.data();
+  const float* flag = spring_scratch_.data();
+  const uint32_t* off = vert_off_.data();
+  const uint32_t* entry = inc_entry_.data();
+  parallel_for(ctx, int(count_.size()), [=] CB_HD(int i) {
+    if (inv_mass[i] == 0.f) return;
+    Vec3f acc{0, 0, 0};
+    for (uint32_t e = off[i]; e < off[i + 1]; ++e) {
+      const uint32_t p = entry[e] >> 2, c = entry[e] & 3u;
+      if (released_only && flag[p] == 0.f) continue;
+      const ProxPair q = pairs[p];
+      const float a = spring_allowance(q);
+      if (k[p] != 0.f && a > 0.f) acc += q.sn * (-h * k[p] * a * q.w[c]);
+    }
+    rhs[i] += acc * sign;
+  });
 }
 
 size_t ClothRepulsion::lag_friction(const Context& ctx, const Vec3f* v, const float* inv_mass, float h) {
@@ -471,7 +502,7 @@ size_t ClothRepulsion::lag_friction(const Context& ctx, const Vec3f* v, const fl
   parallel_for(ctx, int(pairs_.size()), [=] CB_HD(int p) {
     const ProxPair q = pairs[p];
     const Vec3f g = pair_sum(q, v);
-    const float gn = dot(g, q.sn), lambda = -h * h * k[p] * gn;
+    const float gn = dot(g, q.sn), lambda = -h * h * k[p] * gn - h * k[p] * spring_allowance(q);
     const float gt = length(g - q.sn * gn);
     const float s = pair_inverse_mass(q, inv_mass);
     const float free = gt + h * fc[p] * gt * s;  // without the last drag's impulse h c |g_t|
@@ -497,7 +528,7 @@ ClothRepulsion::FrictionCheck ClothRepulsion::check_friction(const Context& ctx,
     const ProxPair q = pairs[p];
     const Vec3f g = pair_sum(q, v);
     const float gn = dot(g, q.sn);
-    const float bound = q.mu * fmaxf(-h * h * k[p] * gn, 0.f), impulse = h * fc[p] * length(g - q.sn * gn);
+    const float bound = q.mu * fmaxf(-h * h * k[p] * gn - h * k[p] * spring_allowance(q), 0.f), impulse = h * fc[p] * length(g - q.sn * gn);
     return which == 0 ? impulse : (which == 1 ? bound : fmaxf(impulse - bound, 0.f));
   };
   for (int which = 0; which < 3; ++which)  // three launches, one read-back

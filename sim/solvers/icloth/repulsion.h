@@ -11,6 +11,9 @@
 //     one piece already closer than D in the rest shape use 0.9 x their rest
 //     distance instead of D: on a mesh with edges shorter than D every vertex
 //     otherwise repels its own 2-ring and the cloth stretches in free fall.
+//     Pairs ahead: with RepulsionSettings::ahead > 0 the search reaches to
+//     D + ahead * thickness; a pair beyond D (overlap < 0) is kept only when it
+//     has a spring direction, and serves only as a spring in the solve (below).
 //  2. filter passes: for every pair, the relative normal velocity
 //       v_N = n . sum_k w_k v_k
 //     is raised to at least rate * overlap / h (an inelastic impulse that stops the
@@ -82,9 +85,17 @@ struct PairSprings {
   const uint32_t* entry = nullptr;
 };
 
+/// The gap a spring of a pair ahead (farther than D at the start of the step)
+/// may close within the step before it pushes: (distance - D) along sn (m, 0
+/// for a pair within D).
+CB_HD inline float spring_allowance(const ProxPair& q) {
+  return q.overlap < 0.f ? -q.overlap * fabsf(dot(q.n, q.sn)) : 0.f;
+}
+
 /// Settings of the filter.
 struct RepulsionSettings {
   float scale = 1.25f; ///< proximity distance D = scale * thickness (per pair, the largest of its vertices)
+  float ahead = 0.f;   ///< pairs up to D + ahead * thickness apart get springs that let them close to D
   float rate = 0.1f;   ///< fraction of the overlap pushed out per step (Bridson's 0.1)
   int passes = 32;     ///< max Jacobi passes over the pairs (stops once every pair is met)
   bool rest_limit = false;  ///< pairs of one piece closer than D at rest: D lowered to 0.9 x their rest distance
@@ -140,19 +151,32 @@ class ClothRepulsion {
   /// fine stiff cloth) does not resist a motion across it, and a spring scaled to
   /// it locks the sheet's sliding through the smallest lean of sn.
   /// Their Coulomb friction is a drag in the solve (lag_friction).
+  /// A pair ahead (farther than D, spring_allowance a > 0) gets a spring only
+  /// when v closes its gap past D within the step (h sn . g <= -a), and its rest
+  /// length is D: the gap may close by a before it pushes, and the pull -k a
+  /// w_k sn at the start of the step goes on the right-hand side
+  /// (allowance_rhs). A sheet falling onto another from beyond D in one step
+  /// is then stopped by the solve, where the membrane carries the deceleration
+  /// to its neighbours, instead of by the impact zones after it, which move the
+  /// colliding vertices alone (RESULTS.md, thirteenth session).
   PairSprings springs(const Context& ctx, const Vec3f* v, const M3* B, const float* inv_mass, float h, float gamma);
   /// Contact pushes and never pulls: after a solve with velocities v (m/s),
   /// the springs whose gap opens (sn . sum_k w_k v_k > 0: stretched, they pull
-  /// the features together) are taken out (k = 0). Returns how many; the solve
+  /// the features together; for a pair ahead, h sn . g > -a: the gap ends
+  /// beyond D) are taken out (k = 0), and the pulls of released pairs ahead
+  /// leave rhs (kg m/s; inv_mass 1/kg, h s). Returns how many; the solve
   /// is then repeated without them (an active set; Baraff & Witkin 1998, Sec.
   /// 5.3, release a constraint that pulls). Where redundant springs share a
   /// load, the solve makes some of them pull against the others; their pull
   /// would also feed the friction (lag_friction) a normal force that is not there.
-  size_t release_pulling_springs(const Context& ctx, const Vec3f* v);
+  size_t release_pulling_springs(const Context& ctx, const Vec3f* v, float h, const float* inv_mass, Vec3f* rhs);
+  /// rhs += sign * h f0 of the springs of pairs ahead (their pull -k a w_k sn
+  /// at the start of the step; all springs, or those flagged as released).
+  void allowance_rhs(const Context& ctx, float h, const float* inv_mass, float sign, bool released_only, Vec3f* rhs);
   /// Coulomb friction of the springs in the next solve, lagged from the last
   /// one (velocities v, m/s; inv_mass (nverts) 1/kg): a drag c across sn with
   /// impulse h c |g_t| on the pair's tangential relative velocity g_t. From the
-  /// spring's normal impulse lambda_n = -h^2 k sn . g (N s) and the pair's
+  /// spring's normal impulse lambda_n = -h k (h sn . g + a) (N s) and the pair's
   /// inverse mass s = sum_k w_k^2 / m_k: without the last drag the pair would
   /// slide at |g_t| (1 + h c s); Coulomb takes up to mu lambda_n s of that, and
   /// c = mu lambda_n / (h max(what is left, eps)) gives the impulse mu lambda_n
@@ -173,7 +197,7 @@ class ClothRepulsion {
   /// Coulomb's law checked on the springs' friction of the solve that gave the
   /// velocities v (m/s): each drag applied the impulse h c |g_t| (N s) on its
   /// pair, and Coulomb allows mu lambda_n with the spring's normal impulse
-  /// lambda_n = max(-h^2 k sn . g, 0) of the same solve. The drags are lagged
+  /// lambda_n = max(-h k (h sn . g + a), 0) of the same solve. The drags are lagged
   /// from the solve before, so the two agree only as far as the rounds have
   /// converged (solver.cpp).
   struct FrictionCheck {

@@ -268,7 +268,7 @@ void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, dou
     for (int round = 0; (A.prox.k || resting) && round < rounds; ++round) {  // contacts' active sets
       size_t released = 0, rubbing = 0, slips = 0;
       if (A.prox.k && round < params_.spring_rounds) {
-        released = d.repulsion.release_pulling_springs(ctx_, d.v_new.data());
+        released = d.repulsion.release_pulling_springs(ctx_, d.v_new.data(), h, state.inv_mass.data(), d.rhs.data());
         add_stat(in.stats, "released springs", double(released));
         rubbing = d.repulsion.lag_friction(ctx_, d.v_new.data(), state.inv_mass.data(), h);
       }
@@ -439,6 +439,8 @@ bool IClothSolver::add_contact_springs(const StepInputs& in, const SimState& sta
     system_diagonal_blocks(ctx_, A, d.diag_block.data());
     A.prox = d.repulsion.springs(ctx_, state.v.data(), d.diag_block.data(), state.inv_mass.data(), h,
                                  params_.proximity_stiffness);
+    if (params_.repulsion_ahead > 0.f && A.prox.k)
+      d.repulsion.allowance_rhs(ctx_, h, state.inv_mass.data(), 1.f, false, d.rhs.data());
     add_stat(in.stats, "pair springs", double(d.repulsion.num_springs()));
   }
   if (!resting) return false;
@@ -483,6 +485,9 @@ RepulsionSettings IClothSolver::repulsion_settings() const {
   RepulsionSettings rs;
   rs.scale = params_.repulsion_scale;
   rs.rate = params_.repulsion_rate;
+  // pairs ahead serve only as springs: none in a step without them (a tangled
+  // start, or the filter alone)
+  rs.ahead = params_.proximity_stiffness > 0.f && !impl_->check_tangles ? params_.repulsion_ahead : 0.f;
   rs.passes = params_.repulsion_passes;
   rs.rest_limit = params_.repulsion_rest_limit;
   return rs;

@@ -415,7 +415,8 @@ TEST(IClothRepulsion, SpringsThatPullAreReleased) {
   for (size_t i = half; i < n; ++i) vs[i] = Vec3f{0, i % 3 ? -0.01f : 0.05f, 0};
   DeviceBuffer<Vec3f> solved(ctx, vs);
   const std::vector<float> gn = normal_velocities(pairs, vs, true);
-  const size_t released = r.rep.release_pulling_springs(ctx, solved.data());
+  DeviceBuffer<Vec3f> rhs(ctx, std::vector<Vec3f>(n, Vec3f{}));
+  const size_t released = r.rep.release_pulling_springs(ctx, solved.data(), 0.01f, r.w.data(), rhs.data());
   size_t want = 0;
   for (size_t p = 0; p < pairs.size(); ++p) {
     const bool pulls = before[p] != 0.f && gn[p] > 0.f;
@@ -424,7 +425,53 @@ TEST(IClothRepulsion, SpringsThatPullAreReleased) {
   }
   EXPECT_EQ(released, want);
   EXPECT_GT(released, 5u);
-  EXPECT_EQ(r.rep.release_pulling_springs(ctx, solved.data()), 0u) << "released once";
+  EXPECT_EQ(r.rep.release_pulling_springs(ctx, solved.data(), 0.01f, r.w.data(), rhs.data()), 0u) << "released once";
+}
+
+// Pairs ahead: the second triangle 1.5 thicknesses above the first, beyond D
+// (1.25) but within D + ahead (1.75). They are found only with `ahead`, with a
+// negative overlap; they get a spring only when the velocities close the gap past
+// D within the step; the spring's pull towards D goes on the right-hand side
+// (its rest length is D, not the gap); and when the solve leaves the gap above
+// D the spring pulls, is released, and its pull leaves the right-hand side.
+TEST(IClothRepulsion, SpringsOfPairsAheadLetTheGapCloseToTheProximityDistance) {
+  const float h = 0.01f;
+  for (const Context& ctx : test::backends()) {
+    Cloth c = two_triangles();
+    for (size_t i = 3; i < 6; ++i) c.x[i].y = 1.5f * kThick;
+    Filter r(ctx, c, 0.f);
+    RepulsionSettings s;
+    EXPECT_EQ(r.find(ctx, s), 0u) << "beyond D without ahead";
+    s.ahead = 0.5f;
+    ASSERT_GT(r.find(ctx, s), 0u);
+    for (const ProxPair& q : r.rep.pairs()) {
+      EXPECT_LT(q.overlap, 0.f);
+      EXPECT_GT(dot(q.sn, q.sn), 0.f) << "a pair ahead serves only as a spring";
+    }
+    const DeviceBuffer<M3> B(ctx, std::vector<M3>(c.x.size(), M3::identity(c.mass)));
+    auto closing = [&](float gap_per_step) {  // the upper triangle moving down
+      std::vector<Vec3f> v(c.x.size(), Vec3f{});
+      for (size_t i = 3; i < 6; ++i) v[i].y = -gap_per_step / h;
+      return DeviceBuffer<Vec3f>(ctx, v);
+    };
+    const DeviceBuffer<Vec3f> slow = closing(0.1f * kThick), fast = closing(kThick);
+    r.rep.springs(ctx, slow.data(), B.data(), r.w.data(), h, 10.f);
+    EXPECT_EQ(r.rep.num_springs(), 0u) << "the gap stays above D: no spring";
+    r.rep.springs(ctx, fast.data(), B.data(), r.w.data(), h, 10.f);
+    const size_t n = r.rep.num_springs();
+    ASSERT_GT(n, 0u);
+    DeviceBuffer<Vec3f> rhs(ctx, std::vector<Vec3f>(c.x.size(), Vec3f{}));
+    r.rep.allowance_rhs(ctx, h, r.w.data(), 1.f, false, rhs.data());
+    std::vector<Vec3f> b = rhs.to_host();
+    Vec3f total{};
+    for (const Vec3f& bi : b) total += bi;
+    for (size_t i = 3; i < 6; ++i) EXPECT_LE(b[i].y, 0.f) << "the upper triangle is pulled towards D";
+    EXPECT_LT(b[3].y, 0.f);
+    EXPECT_NEAR(length(total), 0.f, 1e-6f * length(b[3])) << "the pulls conserve momentum";
+    const DeviceBuffer<Vec3f> still = closing(0.f);  // "solved": the gap stays 1.5 thicknesses
+    EXPECT_EQ(r.rep.release_pulling_springs(ctx, still.data(), h, r.w.data(), rhs.data()), n);
+    for (const Vec3f& bi : rhs.to_host()) EXPECT_LT(length(bi), 1e-6f * length(b[3])) << "the pulls left";
+  }
 }
 
 // The springs push along the surfaces' normal, not along the line between the

@@ -228,6 +228,66 @@ TEST(IClothRestingContacts, SheetOnASlopeSlidesWithTheCoulombAcceleration) {
   for (const Context& ctx : test::backends()) EXPECT_NEAR(slide_after(ctx, mu, t), want, 0.1f * want);
 }
 
+// A small sheet falls flat onto a large one lying on the ground. Its start
+// height is chosen so that the step that lands it starts with the sheets a
+// quarter thickness beyond the proximity distance D = 1.25 thicknesses, moving
+// at 0.69 m/s: 1.7 thicknesses in the step (backward Euler in free fall falls
+// g h^2 k (k + 1) / 2 in k steps). The pairs ahead (repulsion_ahead 0.5) become
+// springs that let the gap close to D and no further: the solve stops the
+// sheet (gap 1.21 thicknesses) and the CCD finds nothing. Without them the pairs
+// are out of the proximity's reach at the step's start, and the step ends in
+// 200 impacts that the impact zones push apart, the gap 0.16 thicknesses.
+// Returns the gap after the landing step, in thicknesses.
+float landing_gap(const Context& ctx, float ahead, double* impacts) {
+  constexpr float h = 0.01f, g = 9.81f;
+  constexpr int kFallSteps = 6;  // steps of free fall before the landing one
+  SceneSpec s = test::grid_scene(12, 12, 0.3f, 0.3f, 0.f);
+  const float th = s.cloths[0].material.thickness;
+  for (Vec3f& p : s.cloths[0].mesh.positions) p.y = th;  // lying on the ground
+  ClothSpec upper = test::grid_scene(6, 6, 0.1f, 0.1f, 0.f).cloths[0];
+  upper.name = "upper";
+  const float gap0 = 1.5f * th + g * h * h * kFallSteps * (kFallSteps + 1) / 2;
+  for (Vec3f& p : upper.mesh.positions) p = Vec3f{p.x + 0.013f, th + gap0, p.z - 0.007f};
+  s.cloths.push_back(upper);
+  ObstacleSpec ground;  // y = 0
+  ground.friction = 0.5f;
+  s.obstacles.push_back(ground);
+  s.dt = h;
+  s.substeps = 1;
+  auto wp = make_world(ctx, s);
+  World& w = *wp;
+  EXPECT_EQ(w.set_solver_param("repulsion_ahead", std::to_string(ahead)), "");
+  const size_t nl = 12 * 12;
+  auto gap = [&] {  // lowest point of the small sheet over the highest of the large one, m
+    const std::vector<Vec3f> x = w.positions();
+    float lo_top = -1e9f, up_bottom = 1e9f;
+    for (size_t i = 0; i < nl; ++i) lo_top = std::max(lo_top, x[i].y);
+    for (size_t i = nl; i < x.size(); ++i) up_bottom = std::min(up_bottom, x[i].y);
+    return up_bottom - lo_top;
+  };
+  *impacts = 0;
+  for (int f = 0; f <= kFallSteps; ++f) {
+    w.step();
+    std::printf("ahead %.1f step %d: gap %.2f thicknesses, impacts %.0f\n", ahead, f, gap() / th,
+                w.stats().get("impacts"));
+    *impacts += w.stats().get("impacts");
+    EXPECT_EQ(w.stats().get("intersecting pairs", -1), 0) << "step " << f;
+  }
+  return gap() / th;
+}
+
+TEST(IClothRepulsion, PairsAheadStopALandingSheetInTheSolve) {
+  for (const Context& ctx : test::backends()) {
+    double impacts = 0;
+    const float with = landing_gap(ctx, 0.5f, &impacts);
+    EXPECT_EQ(impacts, 0) << "the solve stopped the sheet: nothing for the CCD";
+    EXPECT_GT(with, 1.f) << "the landing step ends with the sheets a thickness apart";
+    EXPECT_LT(with, 1.3f) << "at about the proximity distance, not held above it";
+    EXPECT_LT(landing_gap(ctx, 0.f, &impacts), 1.f) << "without the pairs ahead the sheets end closer";
+    EXPECT_GT(impacts, 0) << "without the pairs ahead the CCD meets the landing";
+  }
+}
+
 // What is left near the friction angle (tan 20 = 0.364; RESULTS.md, eleventh
 // session), measured on the CPU: at mu 0.3 the sheet slides 86.3 mm in 0.5 s
 // where Coulomb says 73.7 (its first step, a contact without history, has no
