@@ -71,6 +71,22 @@ std::set<std::array<int, 4>> keys(const std::vector<Impact>& imps) {
   return k;
 }
 
+// One resolve() of the step x0 -> in.x_free of the cloth s by a handler h set up
+// for it; x1: the end positions.
+CollisionStats resolve_step(const Context& ctx, CollisionHandler& h, const Sheets& s, const CollisionInput& in,
+                            const CollisionSettings& cs, std::vector<Vec3f>& x1) {
+  h.set_cloth(s.x0.size(), s.tris);
+  x1 = *in.x_free;
+  return h.resolve(ctx, in, cs, x1);
+}
+
+// true when the CCD finds no impact left over the step x0 -> x1
+bool no_impact_left(const Context& ctx, CollisionHandler& h, const CollisionInput& in, const CollisionSettings& cs,
+                    const std::vector<Vec3f>& x1) {
+  CollisionStats st;
+  return h.detect(ctx, in, cs, x1, nullptr, &st).empty();
+}
+
 // The broad phase leaves out of its hash the obstacle triangles whose boxes miss
 // the box around the cloth (when the obstacle has more triangles than the
 // cloth): the pairs are still exactly the overlapping cloth-cloth and
@@ -169,14 +185,12 @@ TEST(IClothCollisions, ResolvedStepHasNoImpactsAndNoIntersections) {
     TriSet cloth{dx.data(), dt.data(), int(s.tris.size()), nullptr}, none{};
     ASSERT_GT(count_intersections(ctx, cloth, none).total(), 0u);
     CollisionHandler h;
-    h.set_cloth(s.x0.size(), s.tris);
     CollisionSettings cs;
-    std::vector<Vec3f> x1 = x_free;
-    CollisionStats st = h.resolve(ctx, in, cs, x1);
+    std::vector<Vec3f> x1;
+    CollisionStats st = resolve_step(ctx, h, s, in, cs, x1);
     EXPECT_GT(st.impacts, 0u);
     EXPECT_GT(st.zones, 0u);
-    CollisionStats st2;
-    EXPECT_TRUE(h.detect(ctx, in, cs, x1, nullptr, &st2).empty()) << "no impact is left over the step";
+    EXPECT_TRUE(no_impact_left(ctx, h, in, cs, x1)) << "no impact is left over the step";
     dx.upload(ctx, x1);
     EXPECT_EQ(count_intersections(ctx, cloth, none).total(), 0u);
     // the upper sheet lies above the lower one
@@ -220,16 +234,14 @@ TEST(IClothCollisions, RigidZonesMoveWithAMovingObstacle) {
   in.obs_tris = &otris;
   for (const Context& ctx : test::backends()) {
     CollisionHandler h;
-    h.set_cloth(s.x0.size(), s.tris);
     CollisionSettings cs;
     cs.max_rounds = 0;
-    std::vector<Vec3f> x1 = x_free;
-    CollisionStats st = h.resolve(ctx, in, cs, x1);
+    std::vector<Vec3f> x1;
+    CollisionStats st = resolve_step(ctx, h, s, in, cs, x1);
     EXPECT_GT(st.rigid_rounds, 0);
     EXPECT_EQ(st.reverted, 0);
     EXPECT_EQ(st.unresolved, 0);
-    CollisionStats st2;
-    EXPECT_TRUE(h.detect(ctx, in, cs, x1, nullptr, &st2).empty()) << "no impact is left over the step";
+    EXPECT_TRUE(no_impact_left(ctx, h, in, cs, x1)) << "no impact is left over the step";
     for (const Vec3f& p : x1) EXPECT_GT(p.y, 0.03f) << "the sheet stays above the risen square";
   }
 }
@@ -272,12 +284,11 @@ TEST(IClothCollisions, LastResortKeepsTheResultThatCrossesTheFewestPairs) {
     ASSERT_GT(at_free, 0u) << "the test needs the corner to cross";
     ASSERT_GT(at_x0, at_free) << "the test needs x0 to cross more";
     CollisionHandler h;
-    h.set_cloth(s.x0.size(), s.tris);
     CollisionSettings cs;
     cs.max_rounds = 0;
     cs.max_rigid_rounds = 0;
-    std::vector<Vec3f> x1 = x_free;
-    CollisionStats st = h.resolve(ctx, in, cs, x1);
+    std::vector<Vec3f> x1;
+    CollisionStats st = resolve_step(ctx, h, s, in, cs, x1);
     EXPECT_EQ(st.clamped, 1u);
     EXPECT_EQ(st.reverted, 0u) << "x0 crosses the risen square";
     EXPECT_EQ(st.unresolved, 1u);
@@ -311,15 +322,13 @@ TEST(IClothCollisions, ZoneThatWouldThrowAVertexBeyondTheStepFallsBack) {
   in.obs_tris = &btris;
   for (const Context& ctx : test::backends()) {
     CollisionHandler h;
-    h.set_cloth(s.x0.size(), s.tris);
     CollisionSettings cs;
-    std::vector<Vec3f> x1 = x_free;
-    CollisionStats st = h.resolve(ctx, in, cs, x1);
+    std::vector<Vec3f> x1;
+    CollisionStats st = resolve_step(ctx, h, s, in, cs, x1);
     EXPECT_GT(st.obstacle_impacts, 0u);
     EXPECT_EQ(st.zone_overreach, 1u);
     EXPECT_EQ(st.fallbacks, 1u);
-    CollisionStats st2;
-    EXPECT_TRUE(h.detect(ctx, in, cs, x1, nullptr, &st2).empty()) << "no impact is left over the step";
+    EXPECT_TRUE(no_impact_left(ctx, h, in, cs, x1)) << "no impact is left over the step";
     EXPECT_LT(length(x1[2] - s.x0[2]), 1e-6f) << "held with the still blade, not thrown";
   }
 }
