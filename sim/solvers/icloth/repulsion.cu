@@ -474,6 +474,7 @@ size_t ClothRepulsion::release_pulling_springs(const Context& ctx, const Vec3f* 
 
 void ClothRepulsion::allowance_rhs(const Context& ctx, float h, const float* inv_mass, float sign, bool released_only,
                                    Vec3f* rhs) {
+  if (!springs_on_ || pairs_.size() == 0) return;
   const ProxPair* pairs = pairs_.data();
   const float* k = spring_k_.data();
   const float* flag = spring_scratch_.data();
