@@ -94,13 +94,7 @@ void clear_contacts(const Context& ctx, int n, ObstacleContact* out) {
 // m: the largest |x - x_prev| over the mesh vertices (host arrays, O(n) per
 // changed frame; 0 without a previous frame)
 float largest_displacement(const ObstacleSet& o) {
-  if (o.mesh_x_prev.size() != o.mesh_x.size()) return 0.f;
-  float d2 = 0.f;
-  for (size_t i = 0; i < o.mesh_x.size(); ++i) {
-    const Vec3f d = o.mesh_x[i] - o.mesh_x_prev[i];
-    d2 = std::max(d2, dot(d, d));
-  }
-  return std::sqrt(d2);
+  return o.mesh_x_prev.size() == o.mesh_x.size() ? largest_distance(o.mesh_x_prev, o.mesh_x) : 0.f;
 }
 
 }  // namespace

@@ -71,6 +71,18 @@ template <class T> CB_HD CB_INLINE bool is_finite(Vec3T<T> a) {
 }
 CB_HD CB_INLINE float clampf(float v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi : v); }
 
+/// Host: the largest |b[i] - a[i]| (m) over two position arrays of a.size()
+/// entries (containers of Vec3f, such as one obstacle's vertices at the start
+/// and the end of a step); 0 when empty.
+template <class Positions> float largest_distance(const Positions& a, const Positions& b) {
+  float d = 0.f;
+  for (decltype(a.size()) i = 0; i < a.size(); ++i) {
+    const float di = length(b[i] - a[i]);
+    d = di > d ? di : d;
+  }
+  return d;
+}
+
 /// Row-major 3x3 matrix.
 struct Mat3f {
   float m[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};

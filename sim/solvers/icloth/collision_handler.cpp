@@ -329,14 +329,6 @@ bool zone_overreaches(const std::vector<int>& verts, const Vec3f* solved, const 
   return moved > std::max(kZoneReach * (free_motion + obstacle_motion), kZoneFloor * thick);
 }
 
-// the obstacles' largest displacement over the step (m)
-float obstacle_motion(const CollisionInput& in) {
-  float d = 0.f;
-  if (in.obs_x0)
-    for (size_t i = 0; i < in.obs_x0->size(); ++i) d = std::max(d, length((*in.obs_x1)[i] - (*in.obs_x0)[i]));
-  return d;
-}
-
 }  // namespace
 
 namespace {
@@ -375,7 +367,7 @@ bool CollisionHandler::zone_rounds(const Context& ctx, const CollisionInput& in,
   std::vector<int> local(nverts_, -1);
   std::vector<ImpactKey> seen;
   bool use_td = false;
-  const float obs_motion = obstacle_motion(in);
+  const float obs_motion = in.obs_x0 ? largest_distance(*in.obs_x0, *in.obs_x1) : 0.f;  // m, over the step
   int repeats = 0;  // rounds in a row that found only known impacts
   for (int round = 0; round < s.max_rounds; ++round) {
     std::vector<Impact> imps = detect_in_step(ctx, in, s, x1, use_td ? &td : nullptr, &st);

@@ -21,8 +21,10 @@ CB_HD inline float max4(const float* a, Int4 v) {
 
 CB_HD inline float mean4(const float* a, Int4 v) { return 0.25f * (a[v.a] + a[v.b] + a[v.c] + a[v.d]); }
 
-// fills p.n / p.overlap from the separation vector d (sum w_k x_k) and a fallback
-// direction for touching features; false when the pair is not closer than D
+// fills p.n / p.overlap (D - distance, < 0 for a pair ahead) from the separation
+// vector d (sum w_k x_k) and a fallback direction for touching features; false
+// when the pair is not closer than the search distance Ds (D, or D plus the reach
+// ahead)
 CB_HD inline bool finish_pair(ProxPair& p, Vec3f d, Vec3f fallback, float D, float Ds) {
   float dist = length(d);
   if (!(dist < Ds)) return false;
@@ -96,7 +98,7 @@ CB_HD inline bool vf_pair(const Vec3f* x, const Int3* tris, const Int3* across, 
   const float thick = max4(th, p.v);
   if (!finish_pair(p, x[c.a] - r.point, fn, scale * thick, (scale + ahead) * thick)) return false;
   p.sn = own_triangle_edge(c.a, r, across[c.b]) ? Vec3f{0, 0, 0} : spring_direction(p.n, fn, 0.f);
-  return p.overlap > 0.f || dot(p.sn, p.sn) > 0.f;  // a pair ahead only as a spring
+  return true;
 }
 
 CB_HD inline bool ee_pair(const Vec3f* x, const Int2* edges, Int2 c, const float* th, const float* fr, float scale,
@@ -113,7 +115,7 @@ CB_HD inline bool ee_pair(const Vec3f* x, const Int2* edges, Int2 c, const float
   const float thick = max4(th, p.v);
   if (!finish_pair(p, r.c1 - r.c2, fn, scale * thick, (scale + ahead) * thick)) return false;
   p.sn = spring_direction(p.n, fn, kParallelSine * length(a) * length(b));
-  return p.overlap > 0.f || dot(p.sn, p.sn) > 0.f;
+  return true;
 }
 
 struct NarrowArgs {
@@ -172,6 +174,7 @@ void narrow_phase(const Context& ctx, const CcdMesh& m, const CcdCandidates& c, 
     bool keep = i < nvf ? vf_pair(a.x, m.tris, a.across, vf[i], a.thickness, a.friction, a.scale, a.ahead, p)
                         : ee_pair(a.x, m.edges, ee[i - nvf], a.thickness, a.friction, a.scale, a.ahead, p);
     if (keep) keep = rest_limited(a, m, i < nvf, i < nvf ? vf[i] : ee[i - nvf], p);
+    if (keep) keep = p.overlap > 0.f || dot(p.sn, p.sn) > 0.f;  // a pair ahead serves only as a spring
     all[i] = p;
     flags[i] = keep ? 1u : 0u;
   });
@@ -503,7 +506,7 @@ size_t ClothRepulsion::lag_friction(const Context& ctx, const Vec3f* v, const fl
   parallel_for(ctx, int(pairs_.size()), [=] CB_HD(int p) {
     const ProxPair q = pairs[p];
     const Vec3f g = pair_sum(q, v);
-    const float gn = dot(g, q.sn), lambda = -h * h * k[p] * gn - h * k[p] * spring_allowance(q);
+    const float gn = dot(g, q.sn), lambda = spring_normal_impulse(q, k[p], gn, h);
     const float gt = length(g - q.sn * gn);
     const float s = pair_inverse_mass(q, inv_mass);
     const float free = gt + h * fc[p] * gt * s;  // without the last drag's impulse h c |g_t|
@@ -529,7 +532,8 @@ ClothRepulsion::FrictionCheck ClothRepulsion::check_friction(const Context& ctx,
     const ProxPair q = pairs[p];
     const Vec3f g = pair_sum(q, v);
     const float gn = dot(g, q.sn);
-    const float bound = q.mu * fmaxf(-h * h * k[p] * gn - h * k[p] * spring_allowance(q), 0.f), impulse = h * fc[p] * length(g - q.sn * gn);
+    const float bound = q.mu * fmaxf(spring_normal_impulse(q, k[p], gn, h), 0.f);
+    const float impulse = h * fc[p] * length(g - q.sn * gn);
     return which == 0 ? impulse : (which == 1 ? bound : fmaxf(impulse - bound, 0.f));
   };
   for (int which = 0; which < 3; ++which)  // three launches, one read-back

@@ -92,6 +92,14 @@ CB_HD inline float spring_allowance(const ProxPair& q) {
   return q.overlap < 0.f ? -q.overlap * fabsf(dot(q.n, q.sn)) : 0.f;
 }
 
+/// The normal impulse (N s) of pair q's spring of stiffness k (N/m) over a step
+/// h (s) whose solved velocities change its gap at gn = sn . sum_k w_k v_k (m/s):
+/// lambda_n = -h k (h gn + a), a = spring_allowance(q) (the pull of its rest
+/// length D for a pair ahead). Positive: it pushes.
+CB_HD inline float spring_normal_impulse(const ProxPair& q, float k, float gn, float h) {
+  return -h * h * k * gn - h * k * spring_allowance(q);
+}
+
 /// Settings of the filter.
 struct RepulsionSettings {
   float scale = 1.25f; ///< proximity distance D = scale * thickness (per pair, the largest of its vertices)
