@@ -6,30 +6,29 @@
 namespace cb {
 namespace {
 
-struct SweptArgs {
-  const Vec3f* x0;
-  const Vec3f* x1;
-  float margin;
-  CB_HD CB_INLINE Aabb vertex_box(int v) const {
-    Aabb b;
-    b.grow(x0[v]);
-    b.grow(x1[v]);
-    b.lo -= Vec3f(margin, margin, margin);
-    b.hi += Vec3f(margin, margin, margin);
-    return b;
-  }
-  CB_HD CB_INLINE Aabb edge_box(Int2 e) const {
-    Aabb b = vertex_box(e.a);
-    b.grow(vertex_box(e.b));
-    return b;
-  }
+// A vertex's swept box: its start and end positions, grown by margin (m).
+CB_HD CB_INLINE Aabb swept_vertex_box(const Vec3f* x0, const Vec3f* x1, float margin, int v) {
+  Aabb b;
+  b.grow(x0[v]);
+  b.grow(x1[v]);
+  b.lo -= Vec3f(margin, margin, margin);
+  b.hi += Vec3f(margin, margin, margin);
+  return b;
+}
+
+// The swept boxes of the step's features, computed once (the emission below
+// tests each of them against many neighbours, twice: count, then write).
+struct FeatureBoxes {
+  const Aabb* vert;  ///< (nverts)
+  const Aabb* edge;  ///< (nedges)
+  const Aabb* tri;   ///< (ntris)
 };
 
 CB_HD CB_INLINE bool in_tri(int v, Int3 t) { return v == t.a || v == t.b || v == t.c; }
 
 // Emits the pairs of triangle pair (i, j) and their counts; null outputs count only.
-CB_HD inline void emit_pairs(const CcdMesh& m, const SweptArgs& s, const Aabb* tri_box, int i, int j, Int2* vf,
-                             Int2* ee, uint32_t* nvf, uint32_t* nee) {
+CB_HD inline void emit_pairs(const CcdMesh& m, const FeatureBoxes& fb, int i, int j, Int2* vf, Int2* ee,
+                             uint32_t* nvf, uint32_t* nee) {
   uint32_t cv = 0, ce = 0;
   for (int side = 0; side < 2; ++side) {
     int ti = side == 0 ? i : j, tj = side == 0 ? j : i;
@@ -37,7 +36,7 @@ CB_HD inline void emit_pairs(const CcdMesh& m, const SweptArgs& s, const Aabb* t
     for (int k = 0; k < 3; ++k) {
       int v = a[k];
       if (m.vert_owner[v] != ti || in_tri(v, b)) continue;
-      if (!overlaps(s.vertex_box(v), tri_box[tj])) continue;
+      if (!overlaps(fb.vert[v], fb.tri[tj])) continue;
       if (vf) vf[cv] = Int2{v, tj};
       ++cv;
     }
@@ -47,13 +46,13 @@ CB_HD inline void emit_pairs(const CcdMesh& m, const SweptArgs& s, const Aabb* t
     int e1 = ei[k];
     if (m.edge_owner[e1] != i) continue;
     Int2 E1 = m.edges[e1];
-    Aabb b1 = s.edge_box(E1);
+    const Aabb b1 = fb.edge[e1];
     for (int l = 0; l < 3; ++l) {
       int e2 = ej[l];
       if (m.edge_owner[e2] != j) continue;
       Int2 E2 = m.edges[e2];
       if (E1.a == E2.a || E1.a == E2.b || E1.b == E2.a || E1.b == E2.b) continue;
-      if (!overlaps(b1, s.edge_box(E2))) continue;
+      if (!overlaps(b1, fb.edge[e2])) continue;
       if (ee) ee[ce] = Int2{e1 < e2 ? e1 : e2, e1 < e2 ? e2 : e1};
       ++ce;
     }
@@ -62,24 +61,40 @@ CB_HD inline void emit_pairs(const CcdMesh& m, const SweptArgs& s, const Aabb* t
   *nee = ce;
 }
 
-void swept_tri_boxes(const Context& ctx, const SweptArgs& s, const Int3* tris, int n, Aabb* boxes) {
-  parallel_for(ctx, n, [=] CB_HD(int i) {
+// Swept boxes of every vertex, then of every edge and triangle as the union of
+// its vertices' boxes.
+void feature_boxes(const Context& ctx, const Vec3f* x0, const Vec3f* x1, float margin, const CcdMesh& m,
+                   CcdCandidates& out) {
+  out.vert_box.resize(ctx, size_t(m.nverts));
+  out.edge_box.resize(ctx, size_t(m.nedges));
+  out.tri_box.resize(ctx, size_t(m.ntris));
+  Aabb* vb = out.vert_box.data();
+  Aabb* eb = out.edge_box.data();
+  Aabb* tb = out.tri_box.data();
+  parallel_for(ctx, m.nverts, [=] CB_HD(int v) { vb[v] = swept_vertex_box(x0, x1, margin, v); });
+  const Int2* edges = m.edges;
+  parallel_for(ctx, m.nedges, [=] CB_HD(int e) {
+    Aabb b = vb[edges[e].a];
+    b.grow(vb[edges[e].b]);
+    eb[e] = b;
+  });
+  const Int3* tris = m.tris;
+  parallel_for(ctx, m.ntris, [=] CB_HD(int i) {
     Int3 t = tris[i];
-    Aabb b = s.vertex_box(t.a);
-    b.grow(s.vertex_box(t.b));
-    b.grow(s.vertex_box(t.c));
-    boxes[i] = b;
+    Aabb b = vb[t.a];
+    b.grow(vb[t.b]);
+    b.grow(vb[t.c]);
+    tb[i] = b;
   });
 }
 
-void emit_all(const Context& ctx, const CcdMesh& m, const SweptArgs& s, const Aabb* tri_box, const Int2* pairs,
-              int np, CcdCandidates& out) {
-  DeviceBuffer<uint32_t> cvf(ctx, size_t(np)), cee(ctx, size_t(np));
-  uint32_t* a = cvf.data();
-  uint32_t* b = cee.data();
-  parallel_for(ctx, np, [=] CB_HD(int k) {
-    emit_pairs(m, s, tri_box, pairs[k].a, pairs[k].b, nullptr, nullptr, a + k, b + k);
-  });
+void emit_all(const Context& ctx, const CcdMesh& m, const FeatureBoxes& fb, const Int2* pairs, int np,
+              CcdCandidates& out) {
+  out.vf_count.resize(ctx, size_t(np));
+  out.ee_count.resize(ctx, size_t(np));
+  uint32_t* a = out.vf_count.data();
+  uint32_t* b = out.ee_count.data();
+  parallel_for(ctx, np, [=] CB_HD(int k) { emit_pairs(m, fb, pairs[k].a, pairs[k].b, nullptr, nullptr, a + k, b + k); });
   size_t nvf = exclusive_scan(ctx, a, a, size_t(np));
   size_t nee = exclusive_scan(ctx, b, b, size_t(np));
   out.vf.resize(ctx, nvf);
@@ -88,7 +103,7 @@ void emit_all(const Context& ctx, const CcdMesh& m, const SweptArgs& s, const Aa
   Int2* ee = out.ee.data();
   parallel_for(ctx, np, [=] CB_HD(int k) {
     uint32_t dummy_v, dummy_e;
-    emit_pairs(m, s, tri_box, pairs[k].a, pairs[k].b, vf + a[k], ee + b[k], &dummy_v, &dummy_e);
+    emit_pairs(m, fb, pairs[k].a, pairs[k].b, vf + a[k], ee + b[k], &dummy_v, &dummy_e);
   });
 }
 
@@ -136,11 +151,10 @@ CcdMesh CcdTopology::view() const {
 
 void find_ccd_candidates(const Context& ctx, const Vec3f* x0, const Vec3f* x1, const CcdMesh& mesh, float margin,
                          float cell_size, CcdCandidates& out) {
-  SweptArgs s{x0, x1, margin};
-  DeviceBuffer<Aabb> boxes(ctx, size_t(mesh.ntris));
-  swept_tri_boxes(ctx, s, mesh.tris, mesh.ntris, boxes.data());
-  find_box_pairs(ctx, boxes.data(), mesh.ntris, cell_size, [] CB_HD(int, int) { return true; }, out.tri_pairs);
-  emit_all(ctx, mesh, s, boxes.data(), out.tri_pairs.data(), int(out.tri_pairs.size()), out);
+  feature_boxes(ctx, x0, x1, margin, mesh, out);
+  const FeatureBoxes fb{out.vert_box.data(), out.edge_box.data(), out.tri_box.data()};
+  find_box_pairs(ctx, fb.tri, mesh.ntris, cell_size, [] CB_HD(int, int) { return true; }, out.tri_pairs);
+  emit_all(ctx, mesh, fb, out.tri_pairs.data(), int(out.tri_pairs.size()), out);
 }
 
 }  // namespace cb

@@ -62,6 +62,10 @@ struct CcdCandidates {
   DeviceBuffer<Int2> tri_pairs;  ///< triangle pairs with overlapping swept boxes (i < j)
   DeviceBuffer<Int2> vf;         ///< (vertex, triangle)
   DeviceBuffer<Int2> ee;         ///< (edge, edge), first < second
+  // scratch kept between calls: the features' swept boxes and per triangle pair
+  // the count of its vf / ee pairs (then their offsets)
+  DeviceBuffer<Aabb> vert_box, edge_box, tri_box;
+  DeviceBuffer<uint32_t> vf_count, ee_count;
 };
 
 /// Fills `out` for the motion x0 -> x1 (backend memory, nverts each). margin (m)

@@ -41,27 +41,19 @@ class DeviceBuffer {
     return *this;
   }
 
-  /// Resizes without keeping contents; new memory is zeroed.
+  /// Resizes without keeping contents; the n elements are zeroed. The memory is
+  /// kept while n fits in it (a buffer sized every step, like the proximity
+  /// pairs, is not freed and allocated again each time: on the CPU that cost
+  /// page faults, on the GPU a synchronising cudaFree/cudaMalloc); growing an
+  /// allocated buffer leaves half again as much room.
   void resize(const Context& ctx, size_t n) {
-    if (n == size_ && ctx.backend == ctx_.backend && data_) {
-      detail::buffer_fill_zero(ctx_, data_, n * sizeof(T));
-      return;
-    }
-    release();
-    ctx_ = ctx;
+    reserve_for(ctx, n);
     size_ = n;
-    if (n) {
-      data_ = static_cast<T*>(detail::buffer_alloc(ctx, n * sizeof(T)));
-      detail::buffer_fill_zero(ctx, data_, n * sizeof(T));
-    }
+    if (n) detail::buffer_fill_zero(ctx_, data_, n * sizeof(T));
   }
   void upload(const Context& ctx, const std::vector<T>& host) {
-    if (host.size() != size_ || ctx.backend != ctx_.backend || !data_) {
-      release();
-      ctx_ = ctx;
-      size_ = host.size();
-      if (size_) data_ = static_cast<T*>(detail::buffer_alloc(ctx, size_ * sizeof(T)));
-    }
+    reserve_for(ctx, host.size());
+    size_ = host.size();
     if (size_) detail::buffer_copy_from_host(ctx_, data_, host.data(), size_ * sizeof(T));
   }
   void download(std::vector<T>& host) const {
@@ -84,6 +76,7 @@ class DeviceBuffer {
     std::swap(ctx_, o.ctx_);
     std::swap(data_, o.data_);
     std::swap(size_, o.size_);
+    std::swap(capacity_, o.capacity_);
   }
 
   T* data() { return data_; }
@@ -94,14 +87,27 @@ class DeviceBuffer {
   const Context& context() const { return ctx_; }
 
  private:
+  // Memory for n elements on ctx's backend: the present allocation when it
+  // fits, else a new one (contents not kept).
+  void reserve_for(const Context& ctx, size_t n) {
+    if (data_ && ctx.backend == ctx_.backend && n <= capacity_) return;
+    const size_t grown = data_ && ctx.backend == ctx_.backend ? capacity_ + capacity_ / 2 : 0;
+    release();
+    ctx_ = ctx;
+    if (n == 0) return;
+    capacity_ = n > grown ? n : grown;
+    data_ = static_cast<T*>(detail::buffer_alloc(ctx, capacity_ * sizeof(T)));
+  }
   void release() {
     if (data_) detail::buffer_free(ctx_, data_);
     data_ = nullptr;
     size_ = 0;
+    capacity_ = 0;
   }
   Context ctx_{};
   T* data_ = nullptr;
   size_t size_ = 0;
+  size_t capacity_ = 0;  ///< elements allocated (>= size_)
 };
 
 }  // namespace cb

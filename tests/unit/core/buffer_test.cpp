@@ -29,6 +29,30 @@ TEST(DeviceBuffer, RoundTripCopyAndResize) {
   }
 }
 
+// A buffer sized every step keeps its memory while the new size fits, and a
+// resize still hands out zeros, also where the memory held older values.
+TEST(DeviceBuffer, ResizeReusesItsMemoryAndStillZeroes) {
+  for (const Context& ctx : test::backends()) {
+    DeviceBuffer<float> a(ctx, std::vector<float>{1, 2, 3, 4, 5, 6});
+    const float* first = a.data();
+    a.resize(ctx, 4);
+    EXPECT_EQ(a.data(), first);
+    EXPECT_EQ(a.to_host(), std::vector<float>(4, 0.f));
+    a.upload(ctx, {7, 8, 9, 10, 11});
+    EXPECT_EQ(a.data(), first);
+    a.resize(ctx, 6);
+    EXPECT_EQ(a.data(), first);
+    EXPECT_EQ(a.to_host(), std::vector<float>(6, 0.f));
+    a.upload(ctx, std::vector<float>(7, 1.f));  // beyond the memory: a new, larger block
+    EXPECT_EQ(a.size(), 7u);
+    EXPECT_EQ(a.to_host(), std::vector<float>(7, 1.f));
+    a.resize(ctx, 0);
+    EXPECT_TRUE(a.empty());
+    a.resize(ctx, 9);
+    EXPECT_EQ(a.to_host(), std::vector<float>(9, 0.f));
+  }
+}
+
 TEST(Backend, ParseAndFallBack) {
   EXPECT_EQ(parse_backend("cpu"), BackendRequest::Cpu);
   EXPECT_THROW(parse_backend("opencl"), Error);
