@@ -14,6 +14,18 @@ namespace {
 // never met a contact (348 mm slid where Coulomb says 304).
 constexpr float kLeaveFraction = 1e-3f;
 
+// Stiffness of an overtaken vertex's spring relative to a resting one's (gamma):
+// a vertex the moving surface swept past by more than the reach (found through
+// the obstacles' displacement, solver.cpp). At 0.03 (gamma 3 for the default
+// 100) the solve draws it 3/4 of the way out, together with its neighbours, and
+// the filter after the solve does the rest. At full stiffness the impulse that
+// draws a whole band of overtaken vertices out in one step went through the
+// membrane at once: a free sheet hit at its edge by a plate at 1-3 m/s spun
+// (strain 0.31 mean, 2.6 largest over 20 starts, against 0.06 / 0.13 without
+// overtaken contacts; 0.15 / 0.41 at 0.1, 0.10 / 0.19 at 0.03). RESULTS.md,
+// fourteenth session.
+constexpr float kOvertakenStiffness = 0.03f;
+
 // The velocity a mesh contact's spring draws the vertex to (m/s): the surface's,
 // but along the normal no faster than what ends the step at the thickness from
 // the end-of-step surface, (thickness - d) / h with d the start position's signed
@@ -24,10 +36,15 @@ constexpr float kLeaveFraction = 1e-3f;
 // skirt: edges +170 % in one step). A vertex resting within its thickness moves
 // with the surface as before. ObstacleContact::point is on the end-of-frame
 // surface: with sub-steps the bound is looser than this, never faster than the
-// surface.
-CB_HD inline Vec3f mesh_target(const ObstacleContact& m, float d, float thickness, float h) {
+// surface. An overtaken vertex (behind the end-of-step surface by more than the
+// reach) is drawn to exactly (thickness - d) / h, faster than the surface moves
+// along its normal if need be: on the flank of a rising tube the surface moves
+// along itself (v_n ~ 0), and the capped target held such a vertex inside the
+// tube, for the filter to push it out alone (strain 2.9, RESULTS.md, fourteenth
+// session).
+CB_HD inline Vec3f mesh_target(const ObstacleContact& m, float d, float thickness, float h, bool overtaken) {
   const float vn = dot(m.velocity, m.normal);
-  const float un = fminf(vn, fmaxf(0.f, (thickness - d) / h));
+  const float un = overtaken ? (thickness - d) / h : fminf(vn, fmaxf(0.f, (thickness - d) / h));
   return m.velocity + m.normal * (un - vn);
 }
 
@@ -86,9 +103,14 @@ void find_resting_contacts(const Context& ctx, const ObstacleContact* mesh, cons
       if (mesh && mesh[i].tri >= 0) {
         const ObstacleContact& m = mesh[i];
         const float d = dot(x[i] - m.point, m.normal);  // to the end-of-step surface
-        if (d < best && (stuck[i] || dot(v[i] - m.velocity, m.normal) <= leave)) {
+        // beside the surface by less than the reach: found beyond the reach (an
+        // overtaken vertex, solver.cpp), a point off a border of an open mesh (the
+        // mannequin's) would have d ~ 0 and rest on its plane's extension
+        const float lateral = length(x[i] - m.point - m.normal * d);
+        if (d < best && lateral < limit && (stuck[i] || dot(v[i] - m.velocity, m.normal) <= leave)) {
           best = d;
-          c.normal = m.normal, c.velocity = mesh_target(m, d, thickness[i], a.h), c.friction = m.friction, c.k = 1.f;
+          c.normal = m.normal, c.velocity = mesh_target(m, d, thickness[i], a.h, d < -limit), c.friction = m.friction;
+          c.k = d < -limit ? kOvertakenStiffness : 1.f;  // scales gamma below
         }
       }
       for (int s = 0; s < nshapes; ++s) {
@@ -103,7 +125,7 @@ void find_resting_contacts(const Context& ctx, const ObstacleContact* mesh, cons
     }
     if (c.k > 0.f) {
       c.diag = scalar_diagonal(a, i);
-      c.k = gamma * c.diag / (a.h * a.h);
+      c.k *= gamma * c.diag / (a.h * a.h);
       c.stick = stuck[i] ? 1 : 0;
       E[i] = resting_block(c);
       if (!c.stick && c.friction > 0.f)  // last step's kinetic friction, in this step's tangent plane

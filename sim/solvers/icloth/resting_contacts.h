@@ -11,7 +11,11 @@
 // to the moving surface (its velocity goes to the right-hand side), so that the
 // solve moves a resting vertex along the surface. A vertex rests on an obstacle
 // when, at the start of the step, it is within `reach` thicknesses of it and not
-// moving away from it.
+// moving away from it. A mesh obstacle's contacts are measured to its
+// end-of-step surface, so a vertex that the moving surface sweeps past in the
+// step (a kicking thigh under a skirt) is among them, overtaken, with a softer
+// spring (kOvertakenStiffness): the solve draws it out with its neighbours
+// instead of leaving it to the filter and the impact zones, which moved it alone.
 //
 // Coulomb friction of these contacts acts inside the solve, in three parts:
 //  - static: a vertex that friction brought to rest relative to the obstacle

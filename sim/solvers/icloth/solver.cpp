@@ -445,8 +445,17 @@ bool IClothSolver::add_contact_springs(const StepInputs& in, const SimState& sta
   }
   if (!resting) return false;
   ScopedStage s(in.timer, "resting contacts");
-  if (in.obstacles.has_meshes())
-    d.mesh_prox.query(ctx_, state.x.data(), n, kRestingReach * d.max_thickness, d.contacts.data(), state.x.data());
+  if (in.obstacles.has_meshes()) {
+    // within reach of the end-of-step surface, which may have swept up to the
+    // obstacles' largest displacement past a vertex: such a vertex, overtaken
+    // (its distance below -reach), is drawn out with the surface in the solve
+    // together with its neighbours. Without the displacement in the radius only
+    // the vertices within reach of it were found, the filter and the zones
+    // then moved the overtaken ones alone: the dress's skirt on the kicking
+    // thigh (8-48 mm a step) reached strain 20 (RESULTS.md, fourteenth session).
+    const float radius = kRestingReach * d.max_thickness + d.mesh_prox.max_displacement();
+    d.mesh_prox.query(ctx_, state.x.data(), n, radius, d.contacts.data(), state.x.data());
+  }
   find_resting_contacts(ctx_, in.obstacles.has_meshes() ? d.contacts.data() : nullptr, d.shape_start.data(),
                         d.shape_end.data(), int(d.shape_end.size()), A, state.x.data(),
                         state.v.data(), d.thickness.data(), d.stuck.data(), d.carried.data(), kRestingReach,
