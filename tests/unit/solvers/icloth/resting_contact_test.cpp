@@ -362,13 +362,10 @@ TEST(IClothRestingContacts, SheetLandingCornerFirstOnASlopeKeepsItsEdges) {
   EXPECT_LT(sum / float(runs), 0.22f);
 }
 
-// A 0.2 m sheet of 24 x 24 vertices (no gravity), tilted by `tilt_deg`, its
-// centre 5 cm above a 1 m plate (a triangle mesh) that starts rising at `speed`
-// m/s (an oscillation of 5 cm): at 2 m/s the plate moves 2 cm a step of 10 ms
-// against 8.7 mm edges, and in one step it sweeps past some of the sheet's
-// vertices while it ends just short of others (a thigh rising into a skirt,
-// RESULTS.md, twelfth session). Returns the largest edge strain over 30 frames.
-float plate_push_strain(const Context& ctx, float tilt_deg, float speed) {
+// A 0.2 m sheet of 24 x 24 vertices in the x-z plane at the origin (the skirt's
+// cloth, no gravity) and the mesh obstacle `body` (friction 0.4) that starts
+// rising at `speed` m/s (an oscillation of 5 cm); steps of 10 ms.
+SceneSpec rising_body_scene(TriMesh body, float speed) {
   SceneSpec s = test::grid_scene(24, 24, 0.2f, 0.2f, 0.f);
   s.env.gravity = Vec3f{0, 0, 0};
   ClothSpec& c = s.cloths[0];
@@ -378,21 +375,34 @@ float plate_push_strain(const Context& ctx, float tilt_deg, float speed) {
   c.material.bend_stiffness = 2e-5f;
   c.material.thickness = 0.001f;
   c.material.friction = 0.4f;
-  const Mat3f tilt = rotation(Vec3f{1, 0, 0}, tilt_deg * 3.14159265f / 180.f);
-  for (Vec3f& p : c.mesh.positions) p = tilt * p + Vec3f{0, 0.05f, 0};
-  ObstacleSpec plate;
-  plate.kind = ObstacleKind::Mesh;
-  plate.friction = 0.4f;
-  plate.mesh.source = "test plate";
-  plate.mesh.positions = {{-0.5f, 0, -0.5f}, {0.5f, 0, -0.5f}, {0.5f, 0, 0.5f}, {-0.5f, 0, 0.5f}};
-  plate.mesh.tris = {Int3{0, 2, 1}, Int3{0, 3, 2}};
-  plate.motion.kind = MotionKind::Oscillate;
-  plate.motion.direction = Vec3f{0, 1, 0};
-  plate.motion.amplitude = 0.05f;
-  plate.motion.period = 2.f * 3.14159265f * plate.motion.amplitude / speed;
-  s.obstacles.push_back(plate);
+  ObstacleSpec o;
+  o.kind = ObstacleKind::Mesh;
+  o.friction = 0.4f;
+  o.mesh = std::move(body);
+  o.motion.kind = MotionKind::Oscillate;
+  o.motion.direction = Vec3f{0, 1, 0};
+  o.motion.amplitude = 0.05f;
+  o.motion.period = 2.f * 3.14159265f * o.motion.amplitude / speed;
+  s.obstacles.push_back(o);
   s.dt = 0.01f;
   s.substeps = 1;
+  return s;
+}
+
+// A 0.2 m sheet of 24 x 24 vertices (no gravity), tilted by `tilt_deg`, its
+// centre 5 cm above a 1 m plate (a triangle mesh) that starts rising at `speed`
+// m/s (an oscillation of 5 cm): at 2 m/s the plate moves 2 cm a step of 10 ms
+// against 8.7 mm edges, and in one step it sweeps past some of the sheet's
+// vertices while it ends just short of others (a thigh rising into a skirt,
+// RESULTS.md, twelfth session). Returns the largest edge strain over 30 frames.
+float plate_push_strain(const Context& ctx, float tilt_deg, float speed) {
+  TriMesh plate;
+  plate.source = "test plate";
+  plate.positions = {{-0.5f, 0, -0.5f}, {0.5f, 0, -0.5f}, {0.5f, 0, 0.5f}, {-0.5f, 0, 0.5f}};
+  plate.tris = {Int3{0, 2, 1}, Int3{0, 3, 2}};
+  SceneSpec s = rising_body_scene(plate, speed);
+  const Mat3f tilt = rotation(Vec3f{1, 0, 0}, tilt_deg * 3.14159265f / 180.f);
+  for (Vec3f& p : s.cloths[0].mesh.positions) p = tilt * p + Vec3f{0, 0.05f, 0};
   return largest_strain(ctx, s, 30);
 }
 
@@ -424,30 +434,12 @@ TEST(IClothRestingContacts, RisingPlatePushesATiltedSheetWithoutStretchingIt) {
 // the tube's axis. Returns the largest edge strain over 30 frames; every frame
 // must end without an intersecting pair.
 float tube_push_strain(const Context& ctx, float speed, int around, float offset) {
-  SceneSpec s = test::grid_scene(24, 24, 0.2f, 0.2f, 0.f);
-  s.env.gravity = Vec3f{0, 0, 0};
-  ClothSpec& c = s.cloths[0];
-  c.material.density = 0.15f;
-  c.material.stretch_stiffness = 20000.f;
-  c.material.shear_stiffness = 2000.f;
-  c.material.bend_stiffness = 2e-5f;
-  c.material.thickness = 0.001f;
-  c.material.friction = 0.4f;
-  for (Vec3f& p : c.mesh.positions) p = p + Vec3f{offset, 0.03f, 0};
-  ObstacleSpec tube;
-  tube.kind = ObstacleKind::Mesh;
-  tube.friction = 0.4f;
-  tube.mesh = band(around, 8, 0.03f, 0.3f, -0.15f);
-  tube.mesh.source = "test tube";
+  TriMesh tube = band(around, 8, 0.03f, 0.3f, -0.15f);
+  tube.source = "test tube";
   const Mat3f lie = rotation(Vec3f{0, 0, 1}, 1.5707963f);  // its axis along x, its top at y = 0
-  for (Vec3f& p : tube.mesh.positions) p = lie * p + Vec3f{0, -0.03f, 0};
-  tube.motion.kind = MotionKind::Oscillate;
-  tube.motion.direction = Vec3f{0, 1, 0};
-  tube.motion.amplitude = 0.05f;
-  tube.motion.period = 2.f * 3.14159265f * tube.motion.amplitude / speed;
-  s.obstacles.push_back(tube);
-  s.dt = 0.01f;
-  s.substeps = 1;
+  for (Vec3f& p : tube.positions) p = lie * p + Vec3f{0, -0.03f, 0};
+  SceneSpec s = rising_body_scene(tube, speed);
+  for (Vec3f& p : s.cloths[0].mesh.positions) p = p + Vec3f{offset, 0.03f, 0};
   return largest_strain(ctx, s, 30);
 }
 
