@@ -94,7 +94,9 @@ void emit_all(const Context& ctx, const CcdMesh& m, const FeatureBoxes& fb, cons
   out.ee_count.resize(ctx, size_t(np));
   uint32_t* a = out.vf_count.data();
   uint32_t* b = out.ee_count.data();
-  parallel_for(ctx, np, [=] CB_HD(int k) { emit_pairs(m, fb, pairs[k].a, pairs[k].b, nullptr, nullptr, a + k, b + k); });
+  parallel_for(ctx, np, [=] CB_HD(int k) {
+    emit_pairs(m, fb, pairs[k].a, pairs[k].b, nullptr, nullptr, a + k, b + k);
+  });
   size_t nvf = exclusive_scan(ctx, a, a, size_t(np));
   size_t nee = exclusive_scan(ctx, b, b, size_t(np));
   out.vf.resize(ctx, nvf);

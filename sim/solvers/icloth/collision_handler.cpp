@@ -424,15 +424,26 @@ bool CollisionHandler::zone_rounds(const Context& ctx, const CollisionInput& in,
   return false;
 }
 
-// rigid impact zones (at most max_rigid_rounds rounds); true when no impact is left
+// A tangled start's rigid rounds stop after this many (max_rigid_rounds is
+// larger by default): its rigid zones cannot reach a clean state, and each
+// round grows them and carries more of the handed-over, stretched shape along
+// (20 rounds left a 44-frame held swing at strain 2.57 after 6 frames, 5 at
+// 1.85). A clean start's zones can: on the dress, 20 rounds instead of 5 took
+// the frames with crossings over four 300-frame trajectories from 21 / 11 / 67 / 1
+// to 1 / 0 / 67 / 2 (RESULTS.md, fourteenth session).
+constexpr int kTangledRigidRounds = 5;
+
+// rigid impact zones (at most max_rigid_rounds rounds, kTangledRigidRounds from
+// a tangled start); true when no impact is left
 bool CollisionHandler::rigid_rounds(const Context& ctx, const CollisionInput& in, const CollisionSettings& s,
                                     std::vector<Vec3f>& x1, std::vector<Impact>& all, CollisionStats& st) {
+  const int max_rounds = num_tangles_ > 0 ? std::min(s.max_rigid_rounds, kTangledRigidRounds) : s.max_rigid_rounds;
   // after the first (full) pass only the triangles touching a zone can have
   // moved: zones only grow, and every impact of a pass has a free vertex that a
   // zone then moves, so pairs of untouched triangles stay as clean as they were
   std::vector<uint8_t> td(cloth_tris_.size(), 0);
   bool use_td = false;
-  for (int round = 0; round < s.max_rigid_rounds; ++round) {
+  for (int round = 0; round < max_rounds; ++round) {
     std::vector<Impact> imps = detect_in_step(ctx, in, s, x1, use_td ? &td : nullptr, &st, true);
     st.rigid_rounds++;
     if (imps.empty()) return true;

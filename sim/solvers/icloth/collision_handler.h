@@ -30,16 +30,16 @@
 // Bounded work: at most max_rounds zone rounds (fewer when a round finds only
 // impacts the zones already hold: their linearised constraints are met but the
 // CCD still sees the pairs, so more rounds cannot help), then at most
-// max_rigid_rounds rigid rounds, then one clamp: every cloth vertex goes back
-// along its path x0 -> x1 to half the earliest time of impact left (the motion
-// up to there is a prefix of the checked one, so no cloth pair meets on it) and
-// one more CCD pass checks it. A step that started tangled does not take the
-// rigid fallback when the zones' result crosses no more triangle pairs than its
-// start did: it keeps that result (counted in `unresolved`), since rigid zones
-// would carry the handed-over shape along, stretched edges and all (a Verlet
-// swing handed over at strain 9 stayed above 2 for frames). When impacts are
-// still left after the clamp, a step
-// that started without tangles goes back to its start positions (x1 = x0,
+// max_rigid_rounds rigid rounds (at most 5 from a tangled start), then one
+// clamp: every cloth vertex goes back along its path x0 -> x1 to half the
+// earliest time of impact left (the motion up to there is a prefix of the
+// checked one, so no cloth pair meets on it) and one more CCD pass checks it.
+// A step that started tangled does not take the rigid fallback when the zones'
+// result crosses no more triangle pairs than its start did: it keeps that
+// result (counted in `unresolved`), since rigid zones would carry the
+// handed-over shape along, stretched edges and all (a Verlet swing handed over
+// at strain 9 stayed above 2 for frames). When impacts are still left after the
+// clamp, a step that started without tangles goes back to its start positions (x1 = x0,
 // counted in `reverted`; it loses that step's motion and cannot end intersecting
 // itself or a still obstacle); a tangled start keeps the clamp's result (counted
 // in `unresolved`). Where that choice crosses triangle pairs at the end of the
@@ -83,7 +83,7 @@ struct CollisionSettings {
   bool self_collision = true;
   bool incremental = true;     ///< re-check only T_d pairs after the first round
   int max_rounds = 20;         ///< cap on zone rounds
-  int max_rigid_rounds = 5;    ///< cap on rigid-zone rounds
+  int max_rigid_rounds = 20;   ///< cap on rigid-zone rounds (5 from a tangled start: kTangledRigidRounds)
   float ccd_margin = 0.1f;     ///< CCD minimum separation, as a fraction of the thickness
   ZoneSettings zone;
 };

@@ -45,7 +45,7 @@ ParamTable IClothParams::to_table() const {
   t.add_float("zone_mu", zone_mu, 1, 1e8, "", "augmented-Lagrangian penalty mu (Eq. 5-6)", true);
   t.add_float("chebyshev_rho", chebyshev_rho, 0, 0.99999, "", "Chebyshev spectral radius (0 = off)");
   t.add_int("collision_rounds", collision_rounds, 1, 1000, "CCD/zone rounds before the rigid fallback");
-  t.add_int("rigid_rounds", rigid_rounds, 0, 1000, "rigid impact-zone rounds before the step is clamped");
+  t.add_int("rigid_rounds", rigid_rounds, 0, 1000, "rigid-zone rounds before the clamp (at most 5 when tangled)");
   t.add_bool("incremental_ccd", incremental_ccd, "re-check only T_d-T_s and T_d-T_d pairs (Algorithm 1)");
   t.add_bool("count_intersections", count_intersections, "count intersecting triangle pairs after each frame");
   return t;
