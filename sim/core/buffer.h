@@ -66,7 +66,8 @@ class DeviceBuffer {
     return h;
   }
   void copy_from(const DeviceBuffer& o) {
-    if (o.size_ != size_ || o.ctx_.backend != ctx_.backend) resize(o.ctx_, o.size_);
+    reserve_for(o.ctx_, o.size_);  // no zeroing: every element is written below
+    size_ = o.size_;
     if (size_) detail::buffer_copy_on_device(ctx_, data_, o.data_, size_ * sizeof(T));
   }
   void fill_zero() {

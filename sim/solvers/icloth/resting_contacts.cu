@@ -109,8 +109,9 @@ void find_resting_contacts(const Context& ctx, const ObstacleContact* mesh, cons
         const float lateral = length(x[i] - m.point - m.normal * d);
         if (d < best && lateral < limit && (stuck[i] || dot(v[i] - m.velocity, m.normal) <= leave)) {
           best = d;
-          c.normal = m.normal, c.velocity = mesh_target(m, d, thickness[i], a.h, d < -limit), c.friction = m.friction;
-          c.k = d < -limit ? kOvertakenStiffness : 1.f;  // scales gamma below
+          const bool overtaken = d < -limit;
+          c.normal = m.normal, c.velocity = mesh_target(m, d, thickness[i], a.h, overtaken), c.friction = m.friction;
+          c.k = overtaken ? kOvertakenStiffness : 1.f;  // scales gamma below
         }
       }
       for (int s = 0; s < nshapes; ++s) {

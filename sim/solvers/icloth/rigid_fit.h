@@ -71,13 +71,15 @@ inline void largest_eigenvector(double a[4][4], double out[4]) {
 inline bool on_one_line(const std::vector<Vec3d>& p, Vec3d c, double tol = 1e-6) {
   Vec3d far{};
   double r2 = 0;
-  for (const Vec3d& q : p)
-    if (dot(q - c, q - c) > r2) r2 = dot(q - c, q - c), far = q - c;
+  for (const Vec3d& q : p) {
+    const Vec3d a = q - c;
+    if (dot(a, a) > r2) r2 = dot(a, a), far = a;
+  }
   if (!(r2 > 0)) return true;
   const Vec3d e = far / std::sqrt(r2);
   for (const Vec3d& q : p) {
-    const Vec3d a = q - c;
-    if (dot(a - e * dot(a, e), a - e * dot(a, e)) > tol * tol * r2) return false;
+    const Vec3d off = (q - c) - e * dot(q - c, e);  // off the line
+    if (dot(off, off) > tol * tol * r2) return false;
   }
   return true;
 }
