@@ -14,7 +14,7 @@
 #include "sim/solvers/icloth/collision_kernels.h"
 #include "sim/solvers/icloth/mat3.h"
 #include "sim/solvers/icloth/narrow_phase.h"
-#include "sim/solvers/icloth/rigid_fit.h"
+#include "sim/solvers/icloth/rigid_zones.h"
 #include "sim/solvers/icloth/zone_batch.h"
 
 namespace cb::icloth {
@@ -244,72 +244,6 @@ void append_zone(const std::vector<int>& verts, const std::vector<int>& ids, con
   b.end_zone();
 }
 
-// The motion over the step of the fixed vertices (obstacle vertices and pinned
-// cloth vertices) among the zone's impacts (each as often as it occurs): *fit =
-// the rigid motion that carries them best (fit_rigid_motion); false when the
-// zone has none.
-bool zone_fixed_motion(const std::vector<int>& ids, const std::vector<Impact>& imps, const CollisionInput& in,
-                       size_t nverts, RigidFit* fit) {
-  std::vector<Vec3d> p0, p1;
-  for (int j : ids)
-    for (int k = 0; k < 4; ++k) {
-      const Impact& im = imps[size_t(j)];
-      if (im.w[k] == 0.f) continue;
-      const size_t v = size_t(im.v[k]);
-      if (v >= nverts) {
-        p0.push_back(Vec3d((*in.obs_x0)[v - nverts]));
-        p1.push_back(Vec3d((*in.obs_x1)[v - nverts]));
-      } else if ((*in.inv_mass)[v] == 0.f) {
-        p0.push_back(Vec3d((*in.x0)[v]));
-        p1.push_back(Vec3d((*in.x_free)[v]));
-      }
-    }
-  if (p0.empty()) return false;
-  *fit = fit_rigid_motion(p0, p1);
-  return true;
-}
-
-// Rigid impact zone (Provot 1997; Bridson et al. 2002): the zone's free vertices
-// move as one rigid body with the zone's mass-weighted mean translation and
-// angular momentum. A zone holding fixed vertices has infinite mass: it moves
-// with them, by the rigid motion that fits theirs (still for a still obstacle;
-// the moving obstacle carries the zone along instead of sweeping through it).
-// Their mean displacement alone left a zone on a turning thigh up to 2 mm
-// behind the surface in places, a step whose fallback failed (RESULTS.md,
-// fourteenth session).
-void rigid_zone(const std::vector<int>& verts, const RigidFit* fixed_motion, const CollisionInput& in,
-                std::vector<Vec3f>& x1) {
-  const auto& x0 = *in.x0;
-  const auto& xf = *in.x_free;
-  const auto& m = *in.mass;
-  if (fixed_motion) {
-    for (int v : verts) x1[size_t(v)] = Vec3f(fixed_motion->apply(Vec3d(x0[size_t(v)])));
-    return;
-  }
-  double M = 0;
-  Vec3d c{}, dcm{};
-  for (int v : verts) {
-    M += m[size_t(v)];
-    c += Vec3d(x0[size_t(v)]) * double(m[size_t(v)]);
-    dcm += Vec3d(xf[size_t(v)] - x0[size_t(v)]) * double(m[size_t(v)]);
-  }
-  c = c / M;
-  dcm = dcm / M;
-  Vec3d L{};
-  M3T<double> I;
-  for (int v : verts) {
-    Vec3d r = Vec3d(x0[size_t(v)]) - c, d = Vec3d(xf[size_t(v)] - x0[size_t(v)]) - dcm;
-    L += cross(r, d) * double(m[size_t(v)]);
-    I += M3T<double>::identity(dot(r, r) * m[size_t(v)]);
-    add_outer(I, -double(m[size_t(v)]), r, r);
-  }
-  M3T<double> Ii;
-  Vec3d w = invert(I, Ii) ? Ii * L : Vec3d{};
-  double ang = length(w);
-  Mat3f R = ang > 1e-12 ? rotation(Vec3f(w / ang), float(ang)) : Mat3f{};
-  for (int v : verts) x1[size_t(v)] = Vec3f(c + dcm) + R * Vec3f(Vec3d(x0[size_t(v)]) - c);
-}
-
 // A zone's solution is trusted as far as the step's own motion reaches: the
 // largest free motion |x_free - x0| of its vertices plus the obstacles' largest
 // displacement, kZoneReach times, and at least kZoneFloor thicknesses (a
@@ -450,11 +384,7 @@ bool CollisionHandler::rigid_rounds(const Context& ctx, const CollisionInput& in
     ScopedStage stage(timer_, "rigid zones");
     all.insert(all.end(), imps.begin(), imps.end());
     ZoneSet zs = build_zones(all, nverts_, *in.inv_mass);
-    for (size_t z = 0; z < zs.verts.size(); ++z) {
-      RigidFit fit;
-      const bool fixed = zone_fixed_motion(zs.impacts[z], all, in, nverts_, &fit);
-      rigid_zone(zs.verts[z], fixed ? &fit : nullptr, in, x1);
-    }
+    for (size_t z = 0; z < zs.verts.size(); ++z) move_rigid_zone(zs.verts[z], zs.impacts[z], all, in, nverts_, x1);
     mark_touching(zs.verts, td);
     use_td = s.incremental;
   }

@@ -10,12 +10,13 @@
 // step's reach (a few times the zone's free motion plus the obstacles'; see
 // zone_overreaches in the .cpp), rigid impact zones (Provot 1997; Bridson et al.
 // 2002) take over: each zone moves rigidly with its momentum (or, when it holds
-// obstacle or pinned vertices, moves with them by the rigid motion that fits
-// theirs best, rigid_fit.h), zones merge with new impacts, until none is left.
+// obstacle or pinned vertices, moves with them: by the rigid motion that fits
+// theirs best, or where none does, each vertex with the fixed points near it;
+// rigid_zones.h), zones merge with new impacts, until none is left.
 // The broad phase (collision_kernels.h) and the narrow phase (narrow_phase.h:
 // feature pairs, exact CCD) and the zone solve (zone_batch.h: one thread block per
 // zone on the GPU) run on the backend; the zones are built (union-find) and the
-// rigid fallback runs on host copies of the positions.
+// rigid fallback (rigid_zones.h) runs on host copies of the positions.
 //
 // Tangled starts. The method assumes the step starts intersection-free; a state
 // handed over by another solver (or moved by the user) may not be. Before a step

@@ -84,21 +84,26 @@ inline bool on_one_line(const std::vector<Vec3d>& p, Vec3d c, double tol = 1e-6)
   return true;
 }
 
-/// The rotation R and the centroids minimising sum |c1 + R (p0 - c0) - p1|^2
-/// (p0, p1 of one size, at least one point). Points on one line leave a turn
-/// about that line free, which the eigenvector would pick at random: R is then
-/// the identity (the centroid's translation alone).
-inline RigidFit fit_rigid_motion(const std::vector<Vec3d>& p0, const std::vector<Vec3d>& p1) {
+/// The rotation R and the centroids minimising sum w_i |c1 + R (p0 - c0) - p1|^2
+/// (p0, p1 of one size, at least one point; w = 1 when null, else positive
+/// weights of that size). Points on one line leave a turn about that line free,
+/// which the eigenvector would pick at random: R is then the identity (the
+/// centroid's translation alone).
+inline RigidFit fit_rigid_motion(const std::vector<Vec3d>& p0, const std::vector<Vec3d>& p1,
+                                 const std::vector<double>* w = nullptr) {
   RigidFit f;
-  const double n = double(p0.size());
-  for (size_t i = 0; i < p0.size(); ++i) f.c0 += p0[i], f.c1 += p1[i];
+  double n = 0;
+  for (size_t i = 0; i < p0.size(); ++i) {
+    const double wi = w ? (*w)[i] : 1.0;
+    f.c0 += p0[i] * wi, f.c1 += p1[i] * wi, n += wi;
+  }
   f.c0 = f.c0 / n;
   f.c1 = f.c1 / n;
   if (on_one_line(p0, f.c0)) return f;
-  // S = sum a b^T with a = p0 - c0, b = p1 - c1 (Horn's M)
+  // S = sum w a b^T with a = p0 - c0, b = p1 - c1 (Horn's M)
   double S[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
   for (size_t i = 0; i < p0.size(); ++i) {
-    const Vec3d a = p0[i] - f.c0, b = p1[i] - f.c1;
+    const Vec3d a = (p0[i] - f.c0) * (w ? (*w)[i] : 1.0), b = p1[i] - f.c1;
     for (int r = 0; r < 3; ++r)
       for (int c = 0; c < 3; ++c) S[r][c] += a[r] * b[c];
   }
@@ -113,10 +118,10 @@ inline RigidFit fit_rigid_motion(const std::vector<Vec3d>& p0, const std::vector
   rigid_fit_detail::largest_eigenvector(N, q);
   const double len = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
   if (!(len > 0)) return f;
-  const double w = q[0] / len, x = q[1] / len, y = q[2] / len, z = q[3] / len;
-  f.R.m[0][0] = 1 - 2 * (y * y + z * z), f.R.m[0][1] = 2 * (x * y - w * z), f.R.m[0][2] = 2 * (x * z + w * y);
-  f.R.m[1][0] = 2 * (x * y + w * z), f.R.m[1][1] = 1 - 2 * (x * x + z * z), f.R.m[1][2] = 2 * (y * z - w * x);
-  f.R.m[2][0] = 2 * (x * z - w * y), f.R.m[2][1] = 2 * (y * z + w * x), f.R.m[2][2] = 1 - 2 * (x * x + y * y);
+  const double qw = q[0] / len, x = q[1] / len, y = q[2] / len, z = q[3] / len;
+  f.R.m[0][0] = 1 - 2 * (y * y + z * z), f.R.m[0][1] = 2 * (x * y - qw * z), f.R.m[0][2] = 2 * (x * z + qw * y);
+  f.R.m[1][0] = 2 * (x * y + qw * z), f.R.m[1][1] = 1 - 2 * (x * x + z * z), f.R.m[1][2] = 2 * (y * z - qw * x);
+  f.R.m[2][0] = 2 * (x * z - qw * y), f.R.m[2][1] = 2 * (y * z + qw * x), f.R.m[2][2] = 1 - 2 * (x * x + y * y);
   return f;
 }
 

@@ -4,6 +4,7 @@ list(APPEND CLOTHBOX_SIM_CXX
   solvers/icloth/system.cpp
   solvers/icloth/multigrid_setup.cpp
   solvers/icloth/collision_handler.cpp
+  solvers/icloth/rigid_zones.cpp
   solvers/icloth/solver.cpp)
 list(APPEND CLOTHBOX_SIM_CU
   solvers/icloth/system_kernels.cu

@@ -71,5 +71,30 @@ TEST(RigidFit, PointsOnALineOnlyMove) {
   EXPECT_LT(length(f.apply(Vec3d{0.1, 0.5, 0.3}) - Vec3d{0.1, 0.5, 0.32}), 1e-12);  // off the line too
 }
 
+// Weights pick the part a point follows: a still hip patch and a thigh patch
+// turned about the hip. With equal weights no one motion carries both; weighing
+// the thigh's points (by far) the most recovers the thigh's motion, and weights
+// of one give the unweighted fit exactly.
+TEST(RigidFit, WeightsPickThePartThatMoves) {
+  std::vector<Vec3d> p0, p1;
+  std::vector<double> thigh_heavy, ones;
+  const Vec3d hip{0, 0.4, 0};
+  const M3T<double> R = turn(Vec3d{1, 0, 0}, 0.2);
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 3; ++j) {
+      const Vec3d on_hip{0.02 * i, 0.4 + 0.01 * j, 0.06}, on_thigh{0.02 * i, 0.1 + 0.01 * j, 0.06 + 0.005 * j};
+      p0.push_back(on_hip), p1.push_back(on_hip), thigh_heavy.push_back(1e-9);
+      p0.push_back(on_thigh), p1.push_back(hip + R * (on_thigh - hip)), thigh_heavy.push_back(1.0);
+      ones.push_back(1.0), ones.push_back(1.0);
+    }
+  std::vector<Vec3d> thigh0, thigh1;
+  for (size_t i = 1; i < p0.size(); i += 2) thigh0.push_back(p0[i]), thigh1.push_back(p1[i]);
+  EXPECT_GT(largest_miss(fit_rigid_motion(p0, p1), thigh0, thigh1), 0.005);
+  EXPECT_LT(largest_miss(fit_rigid_motion(p0, p1, &thigh_heavy), thigh0, thigh1), 1e-6);
+  const RigidFit a = fit_rigid_motion(p0, p1), b = fit_rigid_motion(p0, p1, &ones);
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) EXPECT_EQ(a.R.m[r][c], b.R.m[r][c]);
+}
+
 }  // namespace
 }  // namespace cb::icloth

@@ -1,0 +1,34 @@
+// How one rigid impact zone moves: the fallback of the collision handler
+// (collision_handler.h) when the zone solver does not clear a step. Host code,
+// double precision; called on host copies of the positions.
+//
+// Provot 1997; Bridson, Fedkiw, Anderson 2002 (Sec. 7.4): the zone's free
+// vertices move as one rigid body with the zone's mass-weighted mean translation
+// and angular momentum. A zone holding fixed vertices (obstacle or pinned) has
+// infinite mass and moves with them instead:
+//   - by the rigid motion that fits theirs best (rigid_fit.h) when one does, to
+//     within kRigidFitTolerance thicknesses (a still obstacle: no motion; a
+//     turning thigh: its turn);
+//   - otherwise each vertex by the rigid motion fitted to the fixed points near
+//     it (weights falling off beyond kLocalFitLength, a moving-least-squares
+//     fit): a zone across a hip and a kicking thigh follows each part where it
+//     lies on it, where one motion for the zone left it behind one of them.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "sim/core/math.h"
+#include "sim/solvers/icloth/impacts.h"
+
+namespace cb::icloth {
+
+struct CollisionInput;
+
+/// Sets x1 (nverts) of the zone's free vertices `verts` to their end positions.
+/// `ids` are the zone's impacts in `imps` (they name its fixed vertices:
+/// combined ids, cloth vertices < nverts, then obstacle vertices).
+void move_rigid_zone(const std::vector<int>& verts, const std::vector<int>& ids, const std::vector<Impact>& imps,
+                     const CollisionInput& in, size_t nverts, std::vector<Vec3f>& x1);
+
+}  // namespace cb::icloth
