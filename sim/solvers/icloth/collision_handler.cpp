@@ -377,14 +377,18 @@ bool CollisionHandler::rigid_rounds(const Context& ctx, const CollisionInput& in
   // zone then moves, so pairs of untouched triangles stay as clean as they were
   std::vector<uint8_t> td(cloth_tris_.size(), 0);
   bool use_td = false;
+  std::vector<uint8_t> carried(nverts_, 0);  // rigid_zones.h: kCarryAfterRounds
   for (int round = 0; round < max_rounds; ++round) {
     std::vector<Impact> imps = detect_in_step(ctx, in, s, x1, use_td ? &td : nullptr, &st, true);
     st.rigid_rounds++;
     if (imps.empty()) return true;
     ScopedStage stage(timer_, "rigid zones");
+    const bool carry = round >= kCarryAfterRounds;
+    if (carry) mark_against_obstacle(imps, nverts_, carried);
     all.insert(all.end(), imps.begin(), imps.end());
     ZoneSet zs = build_zones(all, nverts_, *in.inv_mass);
-    for (size_t z = 0; z < zs.verts.size(); ++z) move_rigid_zone(zs.verts[z], zs.impacts[z], all, in, nverts_, x1);
+    for (size_t z = 0; z < zs.verts.size(); ++z)
+      move_rigid_zone(zs.verts[z], zs.impacts[z], all, in, nverts_, x1, carry ? &carried : nullptr);
     mark_touching(zs.verts, td);
     use_td = s.incremental;
   }

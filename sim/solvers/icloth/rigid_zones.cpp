@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/collision/proximity.h"
 #include "sim/solvers/icloth/collision_handler.h"
 #include "sim/solvers/icloth/mat3.h"
 #include "sim/solvers/icloth/rigid_fit.h"
@@ -68,9 +69,63 @@ RigidFit local_fit(Vec3d x, const std::vector<Vec3d>& p0, const std::vector<Vec3
   return fit_rigid_motion(p0, p1, &w);
 }
 
-// A zone with fixed vertices p0 -> p1: one fitted motion, or one per vertex.
-void move_with_fixed(const std::vector<int>& verts, const std::vector<Vec3d>& p0, const std::vector<Vec3d>& p1,
-                     const CollisionInput& in, std::vector<Vec3f>& x1) {
+// Orthonormal frame of triangle (a, b, c) as the columns of a matrix: the
+// first edge's direction, the normal, and their cross product.
+M3T<double> triangle_frame(Vec3d a, Vec3d b, Vec3d c) {
+  const Vec3d e = normalize(b - a), n = normalize(cross(b - a, c - a)), f = cross(n, e);
+  M3T<double> F;
+  for (int r = 0; r < 3; ++r) F.m[r][0] = e[r], F.m[r][1] = f[r], F.m[r][2] = n[r];
+  return F;
+}
+
+// Where the obstacle carries x over the step: x's closest point on the triangles
+// `tris` (ids into in.obs_tris, not empty) at the start goes to the same
+// barycentric point at the end, x's offset from it turning with that triangle's
+// frame. Exact for a body that deforms (a skinned hip), where a fitted rigid
+// motion is not.
+Vec3d carried_by_obstacle(Vec3d x, const std::vector<int>& tris, const CollisionInput& in) {
+  const auto& o0 = *in.obs_x0;
+  const auto& o1 = *in.obs_x1;
+  double best = 1e300;
+  int bt = -1;
+  double bw[3] = {0, 0, 0};
+  for (int t : tris) {
+    const Int3 f = (*in.obs_tris)[size_t(t)];
+    const PointTriResult<double> r =
+        closest_point_triangle(x, Vec3d(o0[size_t(f[0])]), Vec3d(o0[size_t(f[1])]), Vec3d(o0[size_t(f[2])]));
+    if (r.dist2 < best) best = r.dist2, bt = t, bw[0] = r.w[0], bw[1] = r.w[1], bw[2] = r.w[2];
+  }
+  const Int3 f = (*in.obs_tris)[size_t(bt)];
+  const Vec3d a0(o0[size_t(f[0])]), b0(o0[size_t(f[1])]), c0(o0[size_t(f[2])]);
+  const Vec3d a1(o1[size_t(f[0])]), b1(o1[size_t(f[1])]), c1(o1[size_t(f[2])]);
+  const Vec3d p0 = a0 * bw[0] + b0 * bw[1] + c0 * bw[2], p1 = a1 * bw[0] + b1 * bw[1] + c1 * bw[2];
+  const Vec3d local = triangle_frame(a0, b0, c0).transposed() * (x - p0);
+  return p1 + triangle_frame(a1, b1, c1) * local;
+}
+
+// The obstacle triangles with a vertex among the zone's impacts (one pass over
+// all of them: this runs in late rigid rounds of a failing step only).
+std::vector<int> zone_obstacle_tris(const std::vector<int>& ids, const std::vector<Impact>& imps, size_t nverts,
+                                    const CollisionInput& in) {
+  std::vector<uint8_t> mark(in.obs_x0->size(), 0);
+  for (int j : ids)
+    for (int k = 0; k < 4; ++k) {
+      const Impact& im = imps[size_t(j)];
+      if (im.w[k] != 0.f && size_t(im.v[k]) >= nverts) mark[size_t(im.v[k]) - nverts] = 1;
+    }
+  std::vector<int> out;
+  for (size_t t = 0; t < in.obs_tris->size(); ++t) {
+    const Int3 f = (*in.obs_tris)[t];
+    if (mark[size_t(f[0])] || mark[size_t(f[1])] || mark[size_t(f[2])]) out.push_back(int(t));
+  }
+  return out;
+}
+
+// A zone with fixed vertices p0 -> p1 (from its impacts ids): one fitted
+// motion, or one per vertex (move_rigid_zone).
+void move_with_fixed(const std::vector<int>& verts, const std::vector<int>& ids, const std::vector<Impact>& imps,
+                     const std::vector<Vec3d>& p0, const std::vector<Vec3d>& p1, const CollisionInput& in,
+                     size_t nverts, const std::vector<uint8_t>* carried, std::vector<Vec3f>& x1) {
   const auto& x0 = *in.x0;
   const RigidFit fit = fit_rigid_motion(p0, p1);
   double th = 0;
@@ -79,10 +134,15 @@ void move_with_fixed(const std::vector<int>& verts, const std::vector<Vec3d>& p0
     for (int v : verts) x1[size_t(v)] = Vec3f(fit.apply(Vec3d(x0[size_t(v)])));
     return;
   }
+  const bool carries = carried && std::any_of(verts.begin(), verts.end(), [&](int v) { return (*carried)[size_t(v)]; });
+  const std::vector<int> otris = carries ? zone_obstacle_tris(ids, imps, nverts, in) : std::vector<int>{};
   std::vector<double> w;
   for (int v : verts) {
     const Vec3d xv(x0[size_t(v)]);
-    x1[size_t(v)] = Vec3f(local_fit(xv, p0, p1, w).apply(xv));
+    if (carries && (*carried)[size_t(v)] && !otris.empty())
+      x1[size_t(v)] = Vec3f(carried_by_obstacle(xv, otris, in));
+    else
+      x1[size_t(v)] = Vec3f(local_fit(xv, p0, p1, w).apply(xv));
   }
 }
 
@@ -119,13 +179,24 @@ void move_free(const std::vector<int>& verts, const CollisionInput& in, std::vec
 }  // namespace
 
 void move_rigid_zone(const std::vector<int>& verts, const std::vector<int>& ids, const std::vector<Impact>& imps,
-                     const CollisionInput& in, size_t nverts, std::vector<Vec3f>& x1) {
+                     const CollisionInput& in, size_t nverts, std::vector<Vec3f>& x1,
+                     const std::vector<uint8_t>* carried) {
   std::vector<Vec3d> p0, p1;
   zone_fixed_points(ids, imps, in, nverts, p0, p1);
   if (p0.empty())
     move_free(verts, in, x1);
   else
-    move_with_fixed(verts, p0, p1, in, x1);
+    move_with_fixed(verts, ids, imps, p0, p1, in, nverts, carried, x1);
+}
+
+void mark_against_obstacle(const std::vector<Impact>& imps, size_t nverts, std::vector<uint8_t>& carried) {
+  for (const Impact& im : imps) {
+    bool obstacle = false;
+    for (int k = 0; k < 4; ++k) obstacle |= im.w[k] != 0.f && size_t(im.v[k]) >= nverts;
+    if (!obstacle) continue;
+    for (int k = 0; k < 4; ++k)
+      if (im.w[k] != 0.f && size_t(im.v[k]) < nverts) carried[size_t(im.v[k])] = 1;
+  }
 }
 
 }  // namespace cb::icloth

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 #include "sim/solvers/icloth/collision_handler.h"
@@ -124,6 +125,55 @@ TEST(RigidZones, AZoneOnOnePartMovesRigidlyWithIt) {
   std::vector<Vec3f> x1 = xf;
   move_rigid_zone({0, 1, 2}, {0, 1, 2}, imps, in, nverts, x1);
   for (size_t v = 0; v < nverts; ++v) EXPECT_LT(length(x1[v] - turned(x0[v])), 1e-6f);
+}
+
+// A body that deforms (a skinned hip stretches): p -> (1.3 x, 0, z + 0.2 x) on
+// the plane y = 0, a 1 cm grid. A vertex the caller marks as carried keeps its
+// place on the body exactly (the same barycentric point of the triangle under it,
+// the same height); the rigid fits of the unmarked path, which cannot stretch,
+// miss that place.
+TEST(RigidZones, ACarriedVertexKeepsItsPlaceOnADeformingBody) {
+  const auto deform = [](Vec3f p) { return Vec3f{1.3f * p.x, p.y, p.z + 0.2f * p.x}; };
+  std::vector<Vec3f> obs0, obs1;
+  std::vector<Int3> obs_tris;
+  const int n = 6;  // n x n vertices
+  for (int i = 0; i < n; ++i)
+    for (int k = 0; k < n; ++k) {
+      const Vec3f p{0.01f * float(i), 0.f, 0.01f * float(k)};
+      obs0.push_back(p), obs1.push_back(deform(p));
+    }
+  for (int i = 0; i + 1 < n; ++i)
+    for (int k = 0; k + 1 < n; ++k) {
+      const int a = i * n + k, b = (i + 1) * n + k, c = i * n + k + 1, d = (i + 1) * n + k + 1;
+      obs_tris.push_back({a, c, b}), obs_tris.push_back({b, c, d});
+    }
+  // cloth vertices above the grid, each in an impact with the triangle below it
+  std::vector<Vec3f> x0 = {{0.013f, kAbove, 0.012f}, {0.027f, kAbove, 0.024f}, {0.041f, kAbove, 0.033f}};
+  const std::vector<Vec3f> xf = x0;
+  const size_t nverts = x0.size();
+  std::vector<Impact> imps;
+  for (size_t v = 0; v < nverts; ++v) {
+    const int i = int(x0[v].x / 0.01f), k = int(x0[v].z / 0.01f);
+    Impact im;
+    im.v[0] = int(v);
+    im.v[1] = int(nverts) + i * n + k, im.v[2] = int(nverts) + (i + 1) * n + k, im.v[3] = int(nverts) + i * n + k + 1;
+    im.w[0] = 1, im.w[1] = -0.4f, im.w[2] = -0.3f, im.w[3] = -0.3f;
+    imps.push_back(im);
+  }
+  const std::vector<float> mass(nverts, 1e-4f), inv_mass(nverts, 1e4f), thickness(nverts, kThickness);
+  CollisionInput in;
+  in.x0 = &x0, in.x_free = &xf, in.mass = &mass, in.inv_mass = &inv_mass, in.thickness = &thickness;
+  in.obs_x0 = &obs0, in.obs_x1 = &obs1, in.obs_tris = &obs_tris;
+  const std::vector<int> verts = {0, 1, 2}, ids = {0, 1, 2};
+  std::vector<uint8_t> carried(nverts, 0);
+  carried[1] = 1;
+  std::vector<Vec3f> x1 = xf, fitted = xf;
+  move_rigid_zone(verts, ids, imps, in, nverts, x1, &carried);
+  move_rigid_zone(verts, ids, imps, in, nverts, fitted, nullptr);
+  const Vec3f place = deform(x0[1]);  // the deformation is affine: exact on each triangle
+  EXPECT_LT(length(x1[1] - place), 1e-6f);
+  EXPECT_GT(length(fitted[1] - place), 1e-4f);
+  for (size_t v : {size_t(0), size_t(2)}) EXPECT_EQ(x1[v], fitted[v]) << "an unmarked vertex moved differently";
 }
 
 }  // namespace
