@@ -69,13 +69,15 @@ RigidFit local_fit(Vec3d x, const std::vector<Vec3d>& p0, const std::vector<Vec3
   return fit_rigid_motion(p0, p1, &w);
 }
 
-// Orthonormal frame of triangle (a, b, c) as the columns of a matrix: the
-// first edge's direction, the normal, and their cross product.
-M3T<double> triangle_frame(Vec3d a, Vec3d b, Vec3d c) {
-  const Vec3d e = normalize(b - a), n = normalize(cross(b - a, c - a)), f = cross(n, e);
-  M3T<double> F;
-  for (int r = 0; r < 3; ++r) F.m[r][0] = e[r], F.m[r][1] = f[r], F.m[r][2] = n[r];
-  return F;
+// Orthonormal frame of triangle (a, b, c) as the columns of *F: the first
+// edge's direction, the normal, and their cross product. False for a triangle
+// without one (an edge or its normal of no length).
+bool triangle_frame(Vec3d a, Vec3d b, Vec3d c, M3T<double>* F) {
+  const Vec3d e = b - a, n = cross(b - a, c - a);
+  if (!(dot(e, e) > 0) || !(dot(n, n) > 1e-20 * dot(e, e) * dot(e, e))) return false;
+  const Vec3d eu = normalize(e), nu = normalize(n), f = cross(nu, eu);
+  for (int r = 0; r < 3; ++r) F->m[r][0] = eu[r], F->m[r][1] = f[r], F->m[r][2] = nu[r];
+  return true;
 }
 
 // Where the obstacle carries x over the step: x's closest point on the triangles
@@ -99,21 +101,24 @@ Vec3d carried_by_obstacle(Vec3d x, const std::vector<int>& tris, const Collision
   const Vec3d a0(o0[size_t(f[0])]), b0(o0[size_t(f[1])]), c0(o0[size_t(f[2])]);
   const Vec3d a1(o1[size_t(f[0])]), b1(o1[size_t(f[1])]), c1(o1[size_t(f[2])]);
   const Vec3d p0 = a0 * bw[0] + b0 * bw[1] + c0 * bw[2], p1 = a1 * bw[0] + b1 * bw[1] + c1 * bw[2];
-  const Vec3d local = triangle_frame(a0, b0, c0).transposed() * (x - p0);
-  return p1 + triangle_frame(a1, b1, c1) * local;
+  M3T<double> F0, F1;
+  if (!triangle_frame(a0, b0, c0, &F0) || !triangle_frame(a1, b1, c1, &F1))
+    return p1 + (x - p0);  // a sliver: its point's translation alone
+  return p1 + F1 * (F0.transposed() * (x - p0));
 }
 
 // The obstacle triangles with a vertex among the zone's impacts (one pass over
 // all of them: this runs in late rigid rounds of a failing step only).
 std::vector<int> zone_obstacle_tris(const std::vector<int>& ids, const std::vector<Impact>& imps, size_t nverts,
                                     const CollisionInput& in) {
+  std::vector<int> out;
+  if (!in.obs_x0 || !in.obs_tris) return out;
   std::vector<uint8_t> mark(in.obs_x0->size(), 0);
   for (int j : ids)
     for (int k = 0; k < 4; ++k) {
       const Impact& im = imps[size_t(j)];
       if (im.w[k] != 0.f && size_t(im.v[k]) >= nverts) mark[size_t(im.v[k]) - nverts] = 1;
     }
-  std::vector<int> out;
   for (size_t t = 0; t < in.obs_tris->size(); ++t) {
     const Int3 f = (*in.obs_tris)[t];
     if (mark[size_t(f[0])] || mark[size_t(f[1])] || mark[size_t(f[2])]) out.push_back(int(t));
