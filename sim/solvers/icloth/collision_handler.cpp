@@ -311,9 +311,8 @@ bool CollisionHandler::zone_rounds(const Context& ctx, const CollisionInput& in,
     st.rounds++;
     if (imps.empty()) return true;
     st.impacts += imps.size();
-    st.obstacle_impacts += size_t(std::count_if(imps.begin(), imps.end(), [&](const Impact& im) {
-      return std::any_of(im.v, im.v + 4, [&](int32_t id) { return size_t(id) >= nverts_; });
-    }));
+    st.obstacle_impacts += size_t(
+        std::count_if(imps.begin(), imps.end(), [&](const Impact& im) { return against_obstacle(im, nverts_); }));
     // only impacts the zones already hold: their constraints, linearised where
     // the CCD found them, are met, but the CCD still finds the pairs. The new
     // impacts are the same features linearised at the zones' result (another

@@ -6,6 +6,7 @@
 // oriented by the side the features were on at the start of the step.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "sim/collision/proximity.h"
@@ -20,6 +21,14 @@ struct Impact {
   float d = 0;    ///< m, separation to restore
   float toi = 1;  ///< time of impact in [0, 1] (a lower bound, from the CCD)
 };
+
+/// True when one of the impact's features is an obstacle's (a combined id at or
+/// past nverts; a feature is all cloth or all obstacle).
+inline bool against_obstacle(const Impact& im, size_t nverts) {
+  for (int k = 0; k < 4; ++k)
+    if (size_t(im.v[k]) >= nverts) return true;
+  return false;
+}
 
 /// Impact of vertex-face (p | a b c) or edge-edge (a0 a1 | b0 b1) features x0/x1
 /// (start/end, {p,a,b,c} or {a0,a1,b0,b1}) at time toi in [0, 1].

@@ -6,8 +6,10 @@
 //
 //   RigidFit f = fit_rigid_motion(p0, p1);   // p1[i] ~ f.c1 + f.R (p0[i] - f.c0)
 //   Vec3d y = f.apply(x);
+//   double miss = largest_miss(f, p0, p1);   // m, how well it fits
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -123,6 +125,16 @@ inline RigidFit fit_rigid_motion(const std::vector<Vec3d>& p0, const std::vector
   f.R.m[1][0] = 2 * (x * y + qw * z), f.R.m[1][1] = 1 - 2 * (x * x + z * z), f.R.m[1][2] = 2 * (y * z - qw * x);
   f.R.m[2][0] = 2 * (x * z - qw * y), f.R.m[2][1] = 2 * (y * z + qw * x), f.R.m[2][2] = 1 - 2 * (x * x + y * y);
   return f;
+}
+
+/// m: the largest distance between where f carries a point of p0 and its p1.
+inline double largest_miss(const RigidFit& f, const std::vector<Vec3d>& p0, const std::vector<Vec3d>& p1) {
+  double r2 = 0;
+  for (size_t i = 0; i < p0.size(); ++i) {
+    const Vec3d e = f.apply(p0[i]) - p1[i];
+    r2 = std::max(r2, dot(e, e));
+  }
+  return std::sqrt(r2);
 }
 
 }  // namespace cb::icloth

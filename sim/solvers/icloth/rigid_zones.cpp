@@ -46,16 +46,6 @@ void zone_fixed_points(const std::vector<int>& ids, const std::vector<Impact>& i
     }
 }
 
-// m: the largest distance between where f carries a point of p0 and its p1.
-double largest_miss(const RigidFit& f, const std::vector<Vec3d>& p0, const std::vector<Vec3d>& p1) {
-  double r2 = 0;
-  for (size_t i = 0; i < p0.size(); ++i) {
-    const Vec3d e = f.apply(p0[i]) - p1[i];
-    r2 = std::max(r2, dot(e, e));
-  }
-  return std::sqrt(r2);
-}
-
 // The rigid motion of the fixed points near x (weights: kLocalFitLength; w is
 // scratch).
 RigidFit local_fit(Vec3d x, const std::vector<Vec3d>& p0, const std::vector<Vec3d>& p1, std::vector<double>& w) {
@@ -196,9 +186,7 @@ void move_rigid_zone(const std::vector<int>& verts, const std::vector<int>& ids,
 
 void mark_against_obstacle(const std::vector<Impact>& imps, size_t nverts, std::vector<uint8_t>& carried) {
   for (const Impact& im : imps) {
-    bool obstacle = false;
-    for (int k = 0; k < 4; ++k) obstacle |= im.w[k] != 0.f && size_t(im.v[k]) >= nverts;
-    if (!obstacle) continue;
+    if (!against_obstacle(im, nverts)) continue;
     for (int k = 0; k < 4; ++k)
       if (im.w[k] != 0.f && size_t(im.v[k]) < nverts) carried[size_t(im.v[k])] = 1;
   }

@@ -20,12 +20,6 @@ M3T<double> turn(Vec3d u, double angle) {
   return r;
 }
 
-double largest_miss(const RigidFit& f, const std::vector<Vec3d>& p0, const std::vector<Vec3d>& p1) {
-  double worst = 0;
-  for (size_t i = 0; i < p0.size(); ++i) worst = std::fmax(worst, length(f.apply(p0[i]) - p1[i]));
-  return worst;
-}
-
 // A patch of a thigh's surface (points on a cylinder, as near a plane as a
 // zone's contact points are) turned by 0.3 rad about a hip 0.4 m away and moved:
 // the fit carries every point onto its image. The mean displacement alone (what
