@@ -107,7 +107,7 @@ void find_resting_contacts(const Context& ctx, const ObstacleContact* mesh, cons
         // overtaken vertex, solver.cpp), a point off a border of an open mesh (the
         // mannequin's) would have d ~ 0 and rest on its plane's extension
         const float lateral = length(x[i] - m.point - m.normal * d);
-        if (d < best && lateral < limit && (stuck[i] || dot(v[i] - m.velocity, m.normal) <= leave)) {
+        if (d < best && lateral < limit && (stuck[i] == kHeld || dot(v[i] - m.velocity, m.normal) <= leave)) {
           best = d;
           const bool overtaken = d < -limit;
           c.normal = m.normal, c.velocity = mesh_target(m, d, thickness[i], a.h, overtaken), c.friction = m.friction;
@@ -119,18 +119,27 @@ void find_resting_contacts(const Context& ctx, const ObstacleContact* mesh, cons
         const float d = shape_distance(start[s], x[i], &nrm);
         if (!(d < best)) continue;
         const Vec3f vo = shape_point_velocity(end[s], start[s], x[i], a.h);
-        if (!stuck[i] && dot(v[i] - vo, nrm) > leave) continue;  // moving away: released
+        if (stuck[i] != kHeld && dot(v[i] - vo, nrm) > leave) continue;  // moving away: released
         best = d;
         c.normal = nrm, c.velocity = vo, c.friction = end[s].friction, c.k = 1.f;
       }
     }
     if (c.k > 0.f) {
+      const bool overtaken = c.k < 1.f;
       c.diag = scalar_diagonal(a, i);
       c.k *= gamma * c.diag / (a.h * a.h);
-      c.stick = stuck[i] ? 1 : 0;
+      c.stick = stuck[i] == kHeld ? 1 : 0;
+      const float approach = fmaxf(0.f, -dot(v[i] - c.velocity, c.normal));  // m/s
+      c.approach = a.mass[i] * approach;
       E[i] = resting_block(c);
-      if (!c.stick && c.friction > 0.f)  // last step's kinetic friction, in this step's tangent plane
-        c.impulse = carried[i] - c.normal * dot(c.normal, carried[i]);
+      if (!c.stick && c.friction > 0.f) {
+        // a resting contact that is new, or whose friction would have stopped it
+        // alone, gets its friction within the step (fresh); the others, the last
+        // step's kinetic friction, in this step's tangent plane
+        const bool unknown = (stuck[i] == kFree && dot(carried[i], carried[i]) == 0.f) || stuck[i] == kCapped;
+        c.fresh = unknown && !overtaken && approach <= leave ? 1 : 0;
+        if (!c.fresh) c.impulse = carried[i] - c.normal * dot(c.normal, carried[i]);
+      }
     }
     rc[i] = c;
   });
@@ -147,6 +156,8 @@ void add_resting_rhs(const Context& ctx, const RestingContact* rc, int n, float 
 size_t update_resting_friction(const Context& ctx, const SystemView& A, RestingContact* rc, int n, const Vec3f* v,
                                float tol, M3* E, Vec3f* rhs, float* changed) {
   const float h = A.h;
+  SystemView A_free = A;
+  A_free.extra = nullptr;
   parallel_for(ctx, n, [=] CB_HD(int i) {
     changed[i] = 0.f;
     RestingContact c = rc[i];
@@ -157,6 +168,23 @@ size_t update_resting_friction(const Context& ctx, const SystemView& A, RestingC
     const Vec3f before = resting_rhs(c, h);
     if (hk * r.vn > slack) {  // the spring pulls the vertex onto the obstacle: let go
       c = RestingContact{};
+    } else if (c.fresh) {  // its first friction, from this solve's normal impulse
+      c.fresh = 0;
+      rc[i].fresh = 0;
+      const float ln = dot(contact_impulse(A_free, v, rhs, c, i), c.normal);
+      const float lt = length(r.vt), bound = fmaxf(0.f, c.friction * (ln - c.approach));
+      if (bound <= tol * A.mass[i]) return;  // friction under tol m/s alone: not worth a re-solve
+      if (lt <= tol) {  // at rest on it already: held from now on, no re-solve
+        c.stick = 1;
+        E[i] = resting_block(c);
+        rhs[i] += resting_rhs(c, h) - before;
+        rc[i] = c;
+        return;
+      }
+      if (A.mass[i] * lt <= bound)
+        c.stick = 1;  // static friction stops it alone: held (the next rounds check for a slip)
+      else
+        c.impulse = r.vt * (-bound / lt);  // Coulomb's kinetic friction against the slip
     } else {
       if (!c.stick || !(c.friction > 0.f)) return;
       const float lt = length(r.vt), bound = c.friction * hk * fmaxf(0.f, -r.vn);
@@ -173,13 +201,13 @@ size_t update_resting_friction(const Context& ctx, const SystemView& A, RestingC
 }
 
 void finish_resting_friction(const Context& ctx, const SystemView& A, const RestingContact* rc, const float* mass,
-                             int n, const Vec3f* v0, const Vec3f* v, const Vec3f* rhs, uint8_t* stuck,
+                             int n, const Vec3f* v, const Vec3f* rhs, uint8_t* stuck,
                              Vec3f* carried) {
   SystemView a = A;
   a.extra = nullptr;
   parallel_for(ctx, n, [=] CB_HD(int i) {
     const RestingContact c = rc[i];
-    stuck[i] = 0;
+    stuck[i] = kFree;
     carried[i] = Vec3f{0, 0, 0};
     if (!(c.k > 0.f) || !(c.friction > 0.f)) return;
     const Vec3f lambda = contact_impulse(a, v, rhs, c, i);
@@ -187,20 +215,20 @@ void finish_resting_friction(const Context& ctx, const SystemView& A, const Rest
     // Coulomb's bound for the next step (kg m/s): mu J_n less the approach speed
     // the contact absorbed, an impact that does not recur (a corner landing on
     // the funnel at 2 m/s is not held by it in the steps after)
-    const float approach = fmaxf(0.f, -dot(v0[i] - c.velocity, c.normal));  // m/s
-    const float bound = fmaxf(0.f, c.friction * (ln - mass[i] * approach));
+    const float bound = fmaxf(0.f, c.friction * (ln - c.approach));
     if (c.stick) {  // held: stays held while the contact pushes and its tangential impulse is within the bound
-      stuck[i] = ln >= 0.f && length(lambda - c.normal * ln) <= bound ? 1 : 0;
+      stuck[i] = ln >= 0.f && length(lambda - c.normal * ln) <= bound ? kHeld : kGaveWay;
       return;
     }
     const Relative r = relative(c, v[i]);
     const Vec3f free = r.vt - c.impulse * (1.f / mass[i]);  // without this step's friction
     if (!c.released && mass[i] * length(free) <= bound) {  // friction stops it: held from the next step on
-      stuck[i] = 1;
+      stuck[i] = kHeld;
       return;
     }
     const float lt = length(r.vt);  // the next step's kinetic friction opposes the motion left
     if (lt > 0.f) carried[i] = r.vt * (-fminf(bound, mass[i] * lt) / lt);  // at most what stops it alone
+    if (mass[i] * lt <= bound) stuck[i] = kCapped;  // then a resting contact decides within the step
   });
 }
 

@@ -25,6 +25,14 @@
 //    once (E = k n n^T, kinetic friction on the right-hand side) and the step
 //    is solved again; a spring that pulls lets go the same way
 //    (update_resting_friction);
+//  - friction decided within the step: a resting contact that carries no
+//    friction from the step before (a new one), or only what stopped it alone
+//    then (kCapped), gets its friction from its own normal impulse after the
+//    first solve: held if that stops it alone, kinetic friction if not, and the
+//    step is solved again. Before, a new contact slid freely for a step, and a
+//    capped one carried too little into a step whose gravity pulled it on: a
+//    sheet set on a slope at mu 0.3 slid 8 % further than Coulomb says, and
+//    at mu 0.38 crept 14 mm where it should hold (RESULTS.md, sixteenth session);
 //  - kinetic: a sliding vertex gets mu J_n against its motion as an impulse on
 //    the right-hand side, from the step before (finish_resting_friction).
 // Friction applied to velocities after the solve stops a vertex that the solve
@@ -49,9 +57,20 @@ struct RestingContact {
   float k = 0;         ///< N/m, stiffness of the normal spring
   float diag = 0;      ///< kg, the vertex's diagonal of A without the spring (scalar_diagonal)
   float friction = 0;  ///< Coulomb coefficient of that obstacle
+  float approach = 0;  ///< kg m/s, m max(0, -v_n) at the start of the step: an impact's share of J_n
   int stick = 0;       ///< 1: held in all three directions (static friction)
   int released = 0;    ///< 1: was stuck at the start of the step and slipped within it
+  int fresh = 0;       ///< 1: its friction is decided after the step's first solve (update_resting_friction)
 };
+
+/// A vertex's friction state at the end of a step (the `stuck` array): not held
+/// (sliding with the friction in `carried`, or no contact), held by static
+/// friction, held until the hold gave way at the end of the step (the next step
+/// has no friction: deciding it within that step made a crumpled sheet on the
+/// ground stick and give way every step, 5 times the PCG iterations), or
+/// sliding with friction that would have stopped it alone (capped at that in
+/// `carried`).
+constexpr uint8_t kFree = 0, kHeld = 1, kGaveWay = 2, kCapped = 3;
 
 /// Finds the resting contacts at the start of the step (positions x, velocities
 /// v) against the mesh contacts (one per vertex, null = no meshes) and the
@@ -76,24 +95,31 @@ void add_resting_rhs(const Context& ctx, const RestingContact* rc, int n, float 
 /// vertex's velocity by tol m/s, alone):
 ///  - a spring that pulls by more than the slack lets go (no contact this step);
 ///  - a stuck contact whose tangential impulse h^2 k |v_t| exceeds mu J_n by more
-///    than the slack slips: E -> k n n^T, and -mu J_n along v_t on the rhs.
+///    than the slack slips: E -> k n n^T, and -mu J_n along v_t on the rhs;
+///  - a fresh contact, with B = mu (lambda_n - approach) its Coulomb bound
+///    (lambda: its impulse read as in finish_resting_friction), is held
+///    (E -> k I) where B stops it alone (m |v_t| <= B), else gets -B along v_t
+///    on the rhs; it is left as it is where B changes its velocity by less than
+///    tol alone (B <= tol m), and held without a re-solve where it already
+///    moves by less than tol (|v_t| <= tol); either way it is fresh no more.
 /// Updates rc, E and rhs in place; returns how many contacts changed (then the
 /// step is solved again). `changed` is (n) scratch.
 size_t update_resting_friction(const Context& ctx, const SystemView& A, RestingContact* rc, int n, const Vec3f* v,
                                float tol, M3* E, Vec3f* rhs, float* changed);
 
-/// After the step's last solve (v0: velocities at the start of the step, v: the
-/// solved ones, rhs: the last right-hand side): the stuck flags and the kinetic
-/// impulses (carried, kg m/s) of the next step. The contact's impulse lambda is
+/// After the step's last solve (v: the solved velocities, rhs: the last
+/// right-hand side): the friction states (stuck: kFree ... kCapped) and the
+/// kinetic impulses (carried, kg m/s) of the next step. The contact's impulse lambda is
 /// read from the system's row without it (accurate where h^2 k |v - v_o| is not:
 /// k is 100 times the vertex's diagonal), and the next step's bound is
-/// mu (lambda_n - m v_approach): an impact's share does not recur.
-///  - A stuck contact stays stuck while it pushes and |lambda_t| is within the bound.
+/// mu (lambda_n - approach): an impact's share does not recur.
+///  - A stuck contact stays stuck while it pushes and |lambda_t| is within the
+///    bound (kHeld), else kGaveWay.
 ///  - A sliding one sticks when the bound would have stopped it alone (not after
 ///    slipping in this step); otherwise it carries the bound against its motion,
-///    at most what stops it alone (m |v_t|).
+///    at most what stops it alone (m |v_t|; kCapped when that is less).
 void finish_resting_friction(const Context& ctx, const SystemView& A, const RestingContact* rc, const float* mass,
-                             int n, const Vec3f* v0, const Vec3f* v, const Vec3f* rhs, uint8_t* stuck,
+                             int n, const Vec3f* v, const Vec3f* rhs, uint8_t* stuck,
                              Vec3f* carried);
 
 }  // namespace cb::icloth

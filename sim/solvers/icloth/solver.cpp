@@ -71,7 +71,7 @@ struct IClothSolver::Impl {
   DeviceBuffer<ObstacleContact> contacts;
   DeviceBuffer<RestingContact> resting;  ///< (n) resting obstacle contacts of the step
   DeviceBuffer<M3> resting_k;            ///< (n) N/m, their springs (SystemView::extra)
-  DeviceBuffer<uint8_t> stuck;           ///< (n) held by static friction at the end of the last step
+  DeviceBuffer<uint8_t> stuck;           ///< (n) friction state at the end of the last step (resting_contacts.h: kFree...)
   DeviceBuffer<Vec3f> carried;           ///< (n) kg m/s, kinetic friction for the next step (finish_resting_friction)
   DeviceBuffer<float> changed;           ///< (n) scratch of update_resting_friction
   bool stuck_set = false;                ///< stuck / carried may hold values (cleared when resting contacts stop)
@@ -305,7 +305,7 @@ void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, dou
   {
     ScopedStage s(in.timer, "obstacles");
     if (resting)
-      finish_resting_friction(ctx_, A, d.resting.data(), d.mass.data(), n, state.v.data(), d.v_new.data(),
+      finish_resting_friction(ctx_, A, d.resting.data(), d.mass.data(), n, d.v_new.data(),
                               d.rhs.data(), d.stuck.data(), d.carried.data());
     if (in.obstacles.has_meshes()) {
       // the filter's contacts: the end-of-step surface nearest to where each vertex
