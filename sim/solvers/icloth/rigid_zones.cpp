@@ -122,14 +122,16 @@ void move_with_fixed(const std::vector<int>& verts, const std::vector<int>& ids,
                      const std::vector<Vec3d>& p0, const std::vector<Vec3d>& p1, const CollisionInput& in,
                      size_t nverts, const std::vector<uint8_t>* carried, std::vector<Vec3f>& x1) {
   const auto& x0 = *in.x0;
-  const RigidFit fit = fit_rigid_motion(p0, p1);
-  double th = 0;
-  for (int v : verts) th = std::max(th, double((*in.thickness)[size_t(v)]));
-  if (largest_miss(fit, p0, p1) <= kRigidFitTolerance * th) {
-    for (int v : verts) x1[size_t(v)] = Vec3f(fit.apply(Vec3d(x0[size_t(v)])));
-    return;
-  }
   const bool carries = carried && std::any_of(verts.begin(), verts.end(), [&](int v) { return (*carried)[size_t(v)]; });
+  if (!carries) {  // a zone that carries a vertex moves by local fits, however well one motion fits
+    const RigidFit fit = fit_rigid_motion(p0, p1);
+    double th = 0;
+    for (int v : verts) th = std::max(th, double((*in.thickness)[size_t(v)]));
+    if (largest_miss(fit, p0, p1) <= kRigidFitTolerance * th) {
+      for (int v : verts) x1[size_t(v)] = Vec3f(fit.apply(Vec3d(x0[size_t(v)])));
+      return;
+    }
+  }
   const std::vector<int> otris = carries ? zone_obstacle_tris(ids, imps, nverts, in) : std::vector<int>{};
   std::vector<double> w;
   for (int v : verts) {

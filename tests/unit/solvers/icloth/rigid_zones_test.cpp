@@ -128,15 +128,10 @@ TEST(RigidZones, AZoneOnOnePartMovesRigidlyWithIt) {
   for (size_t v = 0; v < x1.size(); ++v) EXPECT_LT(length(x1[v] - turned(z.x0[v])), 1e-6f);
 }
 
-// A body that deforms (a skinned hip stretches): p -> (1.3 x, 0, z + 0.2 x) on
-// the plane y = 0, a 1 cm grid. A vertex the caller marks as carried keeps its
-// place on the body exactly (the same barycentric point of the triangle under it,
-// the same height); the rigid fits of the unmarked path, which cannot stretch,
-// miss that place.
-TEST(RigidZones, ACarriedVertexKeepsItsPlaceOnADeformingBody) {
-  const auto deform = [](Vec3f p) { return Vec3f{1.3f * p.x, p.y, p.z + 0.2f * p.x}; };
-  ZoneScene z;
-  const int n = 6;  // n x n vertices
+// A body of n x n vertices 1 cm apart on the plane y = 0 (two triangles a
+// square) that moves to deform(p) over the step.
+template <class Deform>
+void add_grid_body(ZoneScene& z, int n, Deform deform) {
   for (int i = 0; i < n; ++i)
     for (int k = 0; k < n; ++k) {
       const Vec3f p{0.01f * float(i), 0.f, 0.01f * float(k)};
@@ -147,12 +142,29 @@ TEST(RigidZones, ACarriedVertexKeepsItsPlaceOnADeformingBody) {
       const int a = i * n + k, b = (i + 1) * n + k, c = i * n + k + 1, d = (i + 1) * n + k + 1;
       z.obs_tris.push_back({a, c, b}), z.obs_tris.push_back({b, c, d});
     }
-  for (const Vec3f& p : {Vec3f{0.013f, kAbove, 0.012f}, Vec3f{0.027f, kAbove, 0.024f}, Vec3f{0.041f, kAbove, 0.033f}})
-    z.add_cloth(p);
-  for (size_t v = 0; v < z.x0.size(); ++v) {  // each against the grid square below it
+}
+
+// Each cloth vertex of z against the square of add_grid_body's grid below it.
+void add_impacts_below(ZoneScene& z, int n) {
+  for (size_t v = 0; v < z.x0.size(); ++v) {
     const int i = int(z.x0[v].x / 0.01f), k = int(z.x0[v].z / 0.01f);
     z.add_impact(int(v), i * n + k, (i + 1) * n + k, i * n + k + 1);
   }
+}
+
+// A body that deforms (a skinned hip stretches): p -> (1.3 x, 0, z + 0.2 x) on
+// the plane y = 0, a 1 cm grid. A vertex the caller marks as carried keeps its
+// place on the body exactly (the same barycentric point of the triangle under it,
+// the same height); the rigid fits of the unmarked path, which cannot stretch,
+// miss that place.
+TEST(RigidZones, ACarriedVertexKeepsItsPlaceOnADeformingBody) {
+  const auto deform = [](Vec3f p) { return Vec3f{1.3f * p.x, p.y, p.z + 0.2f * p.x}; };
+  ZoneScene z;
+  const int n = 6;  // n x n vertices
+  add_grid_body(z, n, deform);
+  for (const Vec3f& p : {Vec3f{0.013f, kAbove, 0.012f}, Vec3f{0.027f, kAbove, 0.024f}, Vec3f{0.041f, kAbove, 0.033f}})
+    z.add_cloth(p);
+  add_impacts_below(z, n);
   std::vector<uint8_t> carried(z.x0.size(), 0);
   carried[1] = 1;
   const std::vector<Vec3f> x1 = z.moved(&carried), fitted = z.moved();
@@ -160,6 +172,31 @@ TEST(RigidZones, ACarriedVertexKeepsItsPlaceOnADeformingBody) {
   EXPECT_LT(length(x1[1] - place), 1e-6f);
   EXPECT_GT(length(fitted[1] - place), 1e-4f);
   for (size_t v : {size_t(0), size_t(2)}) EXPECT_EQ(x1[v], fitted[v]) << "an unmarked vertex moved differently";
+}
+
+// A body that stretches a little (p -> (1.005 x, 0, z + 0.002 x)): the one rigid
+// motion fitted to the zone's fixed points misses them by ~0.1 mm, under half a
+// thickness, so a zone without a carried vertex moves by it. A zone that carries
+// a vertex moves by local fits instead, and the carried vertex keeps its place on
+// the body exactly; by the one fit it would miss that place. On the dress (frame
+// 243 of the shipped trajectory, sixteenth session) such a zone, a cloth edge
+// against a mannequin edge that stretched, kept one edge-edge impact for the 15
+// last rigid rounds under the one fit.
+TEST(RigidZones, AZoneThatCarriesAVertexFollowsABodyThatStretchesALittle) {
+  const auto deform = [](Vec3f p) { return Vec3f{1.005f * p.x, p.y, p.z + 0.002f * p.x}; };
+  ZoneScene z;
+  const int n = 6;  // n x n vertices, 1 cm apart
+  add_grid_body(z, n, deform);
+  for (const Vec3f& p : {Vec3f{0.003f, kAbove, 0.004f}, Vec3f{0.047f, kAbove, 0.046f}}) z.add_cloth(p);
+  add_impacts_below(z, n);
+  const std::vector<Vec3f> fitted = z.moved();
+  std::vector<uint8_t> carried(z.x0.size(), 0);
+  carried[1] = 1;
+  const std::vector<Vec3f> x1 = z.moved(&carried);
+  const Vec3f place = deform(z.x0[1]);
+  EXPECT_LT(length(x1[1] - place), 1e-6f);
+  EXPECT_GT(length(fitted[1] - place), 2e-5f) << "the one fit follows the stretch: the test shows nothing";
+  EXPECT_LT(length(fitted[1] - place), 0.5f * kThickness) << "the one fit misses by more: not the case here";
 }
 
 // The triangle under a carried vertex collapses to a segment at the end of the
