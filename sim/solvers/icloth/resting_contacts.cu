@@ -166,6 +166,7 @@ size_t update_resting_friction(const Context& ctx, const SystemView& A, RestingC
     const float hk = h * h * c.k;  // kg/s: the spring's impulse per m/s
     const float slack = tol * c.diag;  // kg m/s: changes the vertex's velocity by tol, alone
     const Vec3f before = resting_rhs(c, h);
+    bool resolve = true;  // the change asks for a re-solve
     if (hk * r.vn > slack) {  // the spring pulls the vertex onto the obstacle: let go
       c = RestingContact{};
     } else if (c.fresh) {  // its first friction, from this solve's normal impulse
@@ -174,14 +175,8 @@ size_t update_resting_friction(const Context& ctx, const SystemView& A, RestingC
       const float ln = dot(contact_impulse(A_free, v, rhs, c, i), c.normal);
       const float lt = length(r.vt), bound = fmaxf(0.f, c.friction * (ln - c.approach));
       if (bound <= tol * A.mass[i]) return;  // friction under tol m/s alone: not worth a re-solve
-      if (lt <= tol) {  // at rest on it already: held from now on, no re-solve
-        c.stick = 1;
-        E[i] = resting_block(c);
-        rhs[i] += resting_rhs(c, h) - before;
-        rc[i] = c;
-        return;
-      }
-      if (A.mass[i] * lt <= bound)
+      resolve = lt > tol;  // at rest on it already: held from now on, no re-solve
+      if (!resolve || A.mass[i] * lt <= bound)
         c.stick = 1;  // static friction stops it alone: held (the next rounds check for a slip)
       else
         c.impulse = r.vt * (-bound / lt);  // Coulomb's kinetic friction against the slip
@@ -195,7 +190,7 @@ size_t update_resting_friction(const Context& ctx, const SystemView& A, RestingC
     E[i] = resting_block(c);
     rhs[i] += resting_rhs(c, h) - before;
     rc[i] = c;
-    changed[i] = 1.f;
+    changed[i] = resolve ? 1.f : 0.f;
   });
   return size_t(reduce_sum(ctx, changed, size_t(n)) + 0.5);
 }
