@@ -86,6 +86,12 @@ CB_HD inline Vec3f contact_impulse(const SystemView& A_free, const Vec3f* v, con
   return system_row(A_free, v, i) - (rhs[i] - resting_rhs(c, A_free.h));
 }
 
+// A without the resting contacts' springs (contact_impulse's A_free).
+SystemView without_contacts(SystemView A) {
+  A.extra = nullptr;
+  return A;
+}
+
 }  // namespace
 
 void find_resting_contacts(const Context& ctx, const ObstacleContact* mesh, const Shape* start, const Shape* end,
@@ -99,6 +105,7 @@ void find_resting_contacts(const Context& ctx, const ObstacleContact* mesh, cons
     const float limit = reach * thickness[i];
     const float leave = kLeaveFraction * thickness[i] / a.h;  // m/s: moving away faster releases the contact
     float best = limit;  // the closest obstacle within reach
+    bool overtaken = false;  // the closest is a mesh the step's motion swept past the vertex
     if (a.inv_mass[i] != 0.f) {
       if (mesh && mesh[i].tri >= 0) {
         const ObstacleContact& m = mesh[i];
@@ -109,7 +116,7 @@ void find_resting_contacts(const Context& ctx, const ObstacleContact* mesh, cons
         const float lateral = length(x[i] - m.point - m.normal * d);
         if (d < best && lateral < limit && (stuck[i] == kHeld || dot(v[i] - m.velocity, m.normal) <= leave)) {
           best = d;
-          const bool overtaken = d < -limit;
+          overtaken = d < -limit;
           c.normal = m.normal, c.velocity = mesh_target(m, d, thickness[i], a.h, overtaken), c.friction = m.friction;
           c.k = overtaken ? kOvertakenStiffness : 1.f;  // scales gamma below
         }
@@ -122,10 +129,10 @@ void find_resting_contacts(const Context& ctx, const ObstacleContact* mesh, cons
         if (stuck[i] != kHeld && dot(v[i] - vo, nrm) > leave) continue;  // moving away: released
         best = d;
         c.normal = nrm, c.velocity = vo, c.friction = end[s].friction, c.k = 1.f;
+        overtaken = false;
       }
     }
     if (c.k > 0.f) {
-      const bool overtaken = c.k < 1.f;
       c.diag = scalar_diagonal(a, i);
       c.k *= gamma * c.diag / (a.h * a.h);
       c.stick = stuck[i] == kHeld ? 1 : 0;
@@ -156,8 +163,7 @@ void add_resting_rhs(const Context& ctx, const RestingContact* rc, int n, float 
 size_t update_resting_friction(const Context& ctx, const SystemView& A, RestingContact* rc, int n, const Vec3f* v,
                                float tol, M3* E, Vec3f* rhs, float* changed) {
   const float h = A.h;
-  SystemView A_free = A;
-  A_free.extra = nullptr;
+  const SystemView A_free = without_contacts(A);
   parallel_for(ctx, n, [=] CB_HD(int i) {
     changed[i] = 0.f;
     RestingContact c = rc[i];
@@ -174,9 +180,9 @@ size_t update_resting_friction(const Context& ctx, const SystemView& A, RestingC
       rc[i].fresh = 0;
       const float ln = dot(contact_impulse(A_free, v, rhs, c, i), c.normal);
       const float lt = length(r.vt), bound = fmaxf(0.f, c.friction * (ln - c.approach));
-      if (bound <= tol * A.mass[i]) return;  // friction under tol m/s alone: not worth a re-solve
+      if (bound <= tol * A_free.mass[i]) return;  // friction under tol m/s alone: not worth a re-solve
       resolve = lt > tol;  // at rest on it already: held from now on, no re-solve
-      if (!resolve || A.mass[i] * lt <= bound)
+      if (!resolve || A_free.mass[i] * lt <= bound)
         c.stick = 1;  // static friction stops it alone: held (the next rounds check for a slip)
       else
         c.impulse = r.vt * (-bound / lt);  // Coulomb's kinetic friction against the slip
@@ -195,11 +201,10 @@ size_t update_resting_friction(const Context& ctx, const SystemView& A, RestingC
   return size_t(reduce_sum(ctx, changed, size_t(n)) + 0.5);
 }
 
-void finish_resting_friction(const Context& ctx, const SystemView& A, const RestingContact* rc, const float* mass,
-                             int n, const Vec3f* v, const Vec3f* rhs, uint8_t* stuck,
-                             Vec3f* carried) {
-  SystemView a = A;
-  a.extra = nullptr;
+void finish_resting_friction(const Context& ctx, const SystemView& A, const RestingContact* rc, int n,
+                             const Vec3f* v, const Vec3f* rhs, uint8_t* stuck, Vec3f* carried) {
+  const SystemView a = without_contacts(A);
+  const float* mass = a.mass;  // kg
   parallel_for(ctx, n, [=] CB_HD(int i) {
     const RestingContact c = rc[i];
     stuck[i] = kFree;

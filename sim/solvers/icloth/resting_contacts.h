@@ -118,8 +118,7 @@ size_t update_resting_friction(const Context& ctx, const SystemView& A, RestingC
 ///  - A sliding one sticks when the bound would have stopped it alone (not after
 ///    slipping in this step); otherwise it carries the bound against its motion,
 ///    at most what stops it alone (m |v_t|; kCapped when that is less).
-void finish_resting_friction(const Context& ctx, const SystemView& A, const RestingContact* rc, const float* mass,
-                             int n, const Vec3f* v, const Vec3f* rhs, uint8_t* stuck,
-                             Vec3f* carried);
+void finish_resting_friction(const Context& ctx, const SystemView& A, const RestingContact* rc, int n,
+                             const Vec3f* v, const Vec3f* rhs, uint8_t* stuck, Vec3f* carried);
 
 }  // namespace cb::icloth

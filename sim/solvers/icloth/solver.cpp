@@ -305,8 +305,8 @@ void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, dou
   {
     ScopedStage s(in.timer, "obstacles");
     if (resting)
-      finish_resting_friction(ctx_, A, d.resting.data(), d.mass.data(), n, d.v_new.data(),
-                              d.rhs.data(), d.stuck.data(), d.carried.data());
+      finish_resting_friction(ctx_, A, d.resting.data(), n, d.v_new.data(), d.rhs.data(), d.stuck.data(),
+                              d.carried.data());
     if (in.obstacles.has_meshes()) {
       // the filter's contacts: the end-of-step surface nearest to where each vertex
       // is headed (x + h v), on the side it came from. Taken at x, the plane of the
