@@ -56,10 +56,15 @@ class StatsTable {
   std::vector<std::vector<std::pair<size_t, double>>> rows_;
 };
 
+// cloth_NNNNN.obj, and obstacles_NNNNN.obj (every mesh obstacle in its pose at
+// that frame, one soup) when the scene has mesh obstacles
 void export_frame(const World& w, const std::string& dir, int frame) {
   char name[64];
   std::snprintf(name, sizeof name, "/cloth_%05d.obj", frame);
   write_obj(dir + name, w.positions(), w.model().tris, &w.model().uv);
+  if (!w.obstacles().has_meshes()) return;
+  std::snprintf(name, sizeof name, "/obstacles_%05d.obj", frame);
+  write_obj(dir + name, w.obstacles().mesh_x, w.obstacles().mesh_tris);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <cctype>
 #include <fstream>
 
+#include "sim/io/obj.h"
 #include "support/test_support.h"
 
 namespace cb {
@@ -66,6 +67,21 @@ TEST(Cli, RunExportsObjAndStatsCsv) {
   int rows = 0;
   while (std::getline(in, line)) rows++;
   EXPECT_EQ(rows, 4);
+  EXPECT_FALSE(std::ifstream(dir + "/obstacles_00002.obj").good()) << "the sheet has no mesh obstacle";
+}
+
+// a scene with a mesh obstacle exports its pose beside the cloth, frame by frame
+TEST(Cli, RunExportsTheMeshObstaclesPose) {
+  const std::string dir = testing::TempDir() + "/cli_export_obstacles";
+  std::string out;
+  int rc = test::run_command(std::string(CLOTHBOX_CLI) + " run --backend cpu --frames 2 --export-obj " + dir +
+                                 " --scene " + test::source_path("scenes/icloth_funnel.json"),
+                             &out);
+  ASSERT_EQ(rc, 0) << out;
+  const TriMesh cloth = read_obj(dir + "/cloth_00002.obj");
+  const TriMesh obst = read_obj(dir + "/obstacles_00002.obj");
+  EXPECT_GT(cloth.tris.size(), 0u);
+  EXPECT_GT(obst.tris.size(), 0u);
 }
 
 // the funnel's sheets land at frame ~17: stages such as "impact zones" start
