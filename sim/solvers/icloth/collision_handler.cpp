@@ -15,6 +15,7 @@
 #include "sim/solvers/icloth/mat3.h"
 #include "sim/solvers/icloth/narrow_phase.h"
 #include "sim/solvers/icloth/rigid_zones.h"
+#include "sim/solvers/icloth/untangle.h"
 #include "sim/solvers/icloth/zone_batch.h"
 
 namespace cb::icloth {
@@ -394,6 +395,31 @@ bool CollisionHandler::rigid_rounds(const Context& ctx, const CollisionInput& in
   return false;
 }
 
+// Zone rounds a tangled start's pushed end positions get before the step goes
+// on from the end positions as they were: a push must not cost a step the
+// zones' result. The dress's pokes cleared within 1-3 rounds.
+constexpr int kPushedRounds = 5;
+
+// a tangled start: its pairs that still cross at x1 pushed apart (untangle.h),
+// kept when the zone rounds then clear the whole motion, pushes included;
+// true when they did (x1 is that result)
+bool CollisionHandler::pushed_rounds(const Context& ctx, const CollisionInput& in, const CollisionSettings& s,
+                                     std::vector<Vec3f>& x1, CollisionStats& st) {
+  std::vector<Vec3f> pushed = x1;
+  const TangleSoup soup{&htris_, nverts_, in.obs_x1, in.inv_mass, in.thickness};
+  if (push_tangles_apart(tangles_, soup, pushed).pushed == 0) return false;
+  CollisionSettings few = s;
+  few.max_rounds = std::min(s.max_rounds, kPushedRounds);
+  std::vector<Impact> all;
+  if (!zone_rounds(ctx, in, few, pushed, all, st)) {
+    st.pushes_dropped++;
+    return false;
+  }
+  st.tangle_pushes++;
+  x1 = pushed;
+  return true;
+}
+
 // last resort: x1 goes back along its straight path from x0 to half the
 // earliest time of impact left (the cloth's motion over [0, toi) is a prefix of
 // the checked one, so no cloth pair meets on it); true when the result is clear
@@ -415,6 +441,7 @@ CollisionStats CollisionHandler::resolve(const Context& ctx, const CollisionInpu
                                          std::vector<Vec3f>& x1) {
   soup_start_valid_ = false;  // a new step: its start positions are uploaded once
   CollisionStats st;
+  if (num_tangles_ > 0 && s.untangle && pushed_rounds(ctx, in, s, x1, st)) return st;
   std::vector<Impact> all;
   if (zone_rounds(ctx, in, s, x1, all, st)) return st;
   // a tangled start: the zones' result, if it crosses no more triangle pairs than

@@ -26,7 +26,12 @@
 // other and untangle instead of being pinned by impacts no solution can meet
 // (in the spirit of Baraff, Witkin, Kass 2003 and of Bridson's "ignore
 // collisions of features already in intersection"). Every other feature keeps
-// the guarantee, so a step that starts intersection-free still ends so.
+// the guarantee, so a step that starts intersection-free still ends so. Nothing
+// drives such features apart, though, and contacts hold each vertex on the side
+// it starts on; so with CollisionSettings::untangle the pairs that still cross
+// at the end positions are first pushed apart where a vertex or an edge pokes
+// shallowly through a triangle (untangle.h), and the push is kept when the zone
+// rounds then clear the step within kPushedRounds rounds (pushed_rounds).
 //
 // Bounded work: at most max_rounds zone rounds (fewer when a round finds only
 // impacts the zones already hold: their linearised constraints are met but the
@@ -47,7 +52,8 @@
 // step (a moving obstacle swept into the cloth held at x0: the dress during the
 // kick), the one of x0, the rigid zones' and the clamp's results that crosses
 // the fewest (exact count) is kept (last_resort). The next step sees any
-// intersection left as a tangle. At most max_rounds + max_rigid_rounds + 2 CCD passes per step.
+// intersection left as a tangle. At most max_rounds + max_rigid_rounds + 2 CCD passes per step
+// (from a tangled start, kPushedRounds + max_rounds + 5 + 2: no more with the defaults).
 //
 // Pairs that start closer than the CCD separation (possible only in a state
 // this solver did not make) are checked against a third of their start
@@ -86,6 +92,7 @@ struct CollisionSettings {
   int max_rounds = 20;         ///< cap on zone rounds
   int max_rigid_rounds = 20;   ///< cap on rigid-zone rounds (5 from a tangled start: kTangledRigidRounds)
   float ccd_margin = 0.1f;     ///< CCD minimum separation, as a fraction of the thickness
+  bool untangle = true;        ///< push tangled pairs apart before the zones (untangle.h, pushed_rounds)
   ZoneSettings zone;
 };
 
@@ -103,6 +110,8 @@ struct CollisionStats {
   uint64_t fallbacks = 0;          ///< steps that needed rigid impact zones
   uint64_t rigid_rounds = 0;
   uint64_t excluded = 0;           ///< feature pairs skipped because their triangles were tangled at x0
+  uint64_t tangle_pushes = 0;      ///< tangled steps whose pushes apart (untangle.h) the zones kept
+  uint64_t pushes_dropped = 0;     ///< tangled steps whose pushes the zones could not clear in kPushedRounds
   uint64_t stalls = 0;             ///< zone rounds stopped because two rounds in a row found only known impacts
   uint64_t clamped = 0;            ///< steps shortened to half the first time of impact left
   uint64_t unresolved = 0;         ///< steps from a tangled start that ended with impacts left (caps hit)
@@ -149,6 +158,8 @@ class CollisionHandler {
 
  private:
   void build_soup(const Context& ctx, const CollisionInput& in, const std::vector<Vec3f>& x1);
+  bool pushed_rounds(const Context& ctx, const CollisionInput& in, const CollisionSettings& s, std::vector<Vec3f>& x1,
+                     CollisionStats& st);
   /// Triangle pairs (cloth-cloth and cloth-obstacle) that intersect at x1 / obs_x1.
   size_t crossing_pairs(const Context& ctx, const CollisionInput& in, const std::vector<Vec3f>& x1);
   /// The collision core's counter on the soup at x (soup_x0_ or soup_x1_).

@@ -69,6 +69,7 @@ struct IClothParams {
   float zone_mu = 1e3f;          ///< augmented-Lagrangian penalty mu (Eq. 5-6)
   float chebyshev_rho = 0.9992f; ///< Chebyshev acceleration spectral radius (Eq. 8)
   int collision_rounds = 20;     ///< max CCD / zone rounds per step before the rigid fallback
+  bool untangle = true;          ///< push pairs that start a step intersecting apart (untangle.h)
   int rigid_rounds = 20;         ///< max rigid-impact-zone rounds before the step is clamped (collision_handler.h)
   bool incremental_ccd = true;   ///< re-check only T_d-T_s and T_d-T_d after the first round
   /// run the penetration counter after every frame (stat "intersecting pairs");

@@ -5,6 +5,7 @@ list(APPEND CLOTHBOX_SIM_CXX
   solvers/icloth/multigrid_setup.cpp
   solvers/icloth/collision_handler.cpp
   solvers/icloth/rigid_zones.cpp
+  solvers/icloth/untangle.cpp
   solvers/icloth/solver.cpp)
 list(APPEND CLOTHBOX_SIM_CU
   solvers/icloth/system_kernels.cu
