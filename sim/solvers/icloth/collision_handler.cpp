@@ -395,23 +395,19 @@ bool CollisionHandler::rigid_rounds(const Context& ctx, const CollisionInput& in
   return false;
 }
 
-// Zone rounds a tangled start's pushed end positions get before the step goes
-// on from the end positions as they were: a push must not cost a step the
-// zones' result. The dress's pokes cleared within 1-3 rounds.
-constexpr int kPushedRounds = 5;
-
 // a tangled start: its pairs that still cross at x1 pushed apart (untangle.h),
-// kept when the zone rounds then clear the whole motion, pushes included;
-// true when they did (x1 is that result)
+// kept when the zone rounds then clear the whole motion, pushes included; true
+// when they did (x1 is that result). Otherwise the step goes on from x1 as it
+// was: a push must not cost a step the zones' result. With at most 5 rounds
+// for the pushed positions, two of the dress's pokes were dropped, and a
+// crossing lasted 5 frames instead of 1 (RESULTS.md, seventeenth session).
 bool CollisionHandler::pushed_rounds(const Context& ctx, const CollisionInput& in, const CollisionSettings& s,
                                      std::vector<Vec3f>& x1, CollisionStats& st) {
   std::vector<Vec3f> pushed = x1;
   const TangleSoup soup{&htris_, nverts_, in.obs_x1, in.inv_mass, in.thickness};
   if (push_tangles_apart(tangles_, soup, pushed).pushed == 0) return false;
-  CollisionSettings few = s;
-  few.max_rounds = std::min(s.max_rounds, kPushedRounds);
   std::vector<Impact> all;
-  if (!zone_rounds(ctx, in, few, pushed, all, st)) {
+  if (!zone_rounds(ctx, in, s, pushed, all, st)) {
     st.pushes_dropped++;
     return false;
   }

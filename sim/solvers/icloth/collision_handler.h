@@ -31,7 +31,7 @@
 // it starts on; so with CollisionSettings::untangle the pairs that still cross
 // at the end positions are first pushed apart where a vertex or an edge pokes
 // shallowly through a triangle (untangle.h), and the push is kept when the zone
-// rounds then clear the step within kPushedRounds rounds (pushed_rounds).
+// rounds then clear the step (pushed_rounds); if not, the step goes on without it.
 //
 // Bounded work: at most max_rounds zone rounds (fewer when a round finds only
 // impacts the zones already hold: their linearised constraints are met but the
@@ -53,7 +53,7 @@
 // kick), the one of x0, the rigid zones' and the clamp's results that crosses
 // the fewest (exact count) is kept (last_resort). The next step sees any
 // intersection left as a tangle. At most max_rounds + max_rigid_rounds + 2 CCD passes per step
-// (from a tangled start, kPushedRounds + max_rounds + 5 + 2: no more with the defaults).
+// (from a tangled start with pushes, 2 max_rounds + 5 + 2).
 //
 // Pairs that start closer than the CCD separation (possible only in a state
 // this solver did not make) are checked against a third of their start
@@ -111,7 +111,7 @@ struct CollisionStats {
   uint64_t rigid_rounds = 0;
   uint64_t excluded = 0;           ///< feature pairs skipped because their triangles were tangled at x0
   uint64_t tangle_pushes = 0;      ///< tangled steps whose pushes apart (untangle.h) the zones kept
-  uint64_t pushes_dropped = 0;     ///< tangled steps whose pushes the zones could not clear in kPushedRounds
+  uint64_t pushes_dropped = 0;     ///< tangled steps whose pushes the zones could not clear
   uint64_t stalls = 0;             ///< zone rounds stopped because two rounds in a row found only known impacts
   uint64_t clamped = 0;            ///< steps shortened to half the first time of impact left
   uint64_t unresolved = 0;         ///< steps from a tangled start that ended with impacts left (caps hit)
