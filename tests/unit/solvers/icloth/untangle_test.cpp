@@ -40,16 +40,33 @@ void add_flat_triangle(Soup& s) {
   s.tris = {{0, 1, 2}};
 }
 
+// the flat triangle and a cloth triangle (vertices 3-5) whose vertex 3 lies at
+// height tip_y (m) above the origin and its other two at base_y
+Soup flat_and_poking(float tip_y, float base_y) {
+  Soup s;
+  add_flat_triangle(s);
+  s.x.push_back({0.f, tip_y, 0.f});
+  s.x.push_back({-0.02f, base_y, 0.03f});
+  s.x.push_back({0.02f, base_y, 0.03f});
+  s.tris.push_back({3, 4, 5});
+  return s;
+}
+
+// the flat triangle and a steep obstacle triangle (soup ids 3-5) in x = 0
+// whose tip reaches 1.8 mm above the flat one
+Soup flat_and_obstacle_tip() {
+  Soup s;
+  add_flat_triangle(s);
+  s.obs = {{0.f, 0.0018f, 0.f}, {0.f, -0.02f, -0.02f}, {0.f, -0.02f, 0.02f}};
+  s.tris.push_back({3, 4, 5});
+  return s;
+}
+
 // Vertex 3 pokes 1.1 mm up through the flat triangle; its two neighbours lie
 // 10 mm below. The cheapest push sends vertex 3 back down, to a thickness
 // below the plane; nothing else moves.
 TEST(Untangle, AVertexPokedThroughATriangleGoesBack) {
-  Soup s;
-  add_flat_triangle(s);
-  s.x.push_back({0.f, 0.0011f, 0.f});
-  s.x.push_back({-0.02f, -0.01f, 0.03f});
-  s.x.push_back({0.02f, -0.01f, 0.03f});
-  s.tris.push_back({3, 4, 5});
+  Soup s = flat_and_poking(0.0011f, -0.01f);
   ASSERT_TRUE(s.crossing(0, 1));
   const std::vector<Vec3f> before = s.x;
   const UntangleStats st = s.push({{0, 1}});
@@ -64,12 +81,7 @@ TEST(Untangle, AVertexPokedThroughATriangleGoesBack) {
 // The same poke with vertex 3 pinned: the flat triangle moves instead, all
 // three vertices up past it.
 TEST(Untangle, APinnedVertexMakesTheOtherTriangleMove) {
-  Soup s;
-  add_flat_triangle(s);
-  s.x.push_back({0.f, 0.0011f, 0.f});
-  s.x.push_back({-0.02f, -0.01f, 0.03f});
-  s.x.push_back({0.02f, -0.01f, 0.03f});
-  s.tris.push_back({3, 4, 5});
+  Soup s = flat_and_poking(0.0011f, -0.01f);
   s.inv_mass = {1.f, 1.f, 1.f, 0.f, 1.f, 1.f};
   EXPECT_EQ(s.push({{0, 1}}).left, 0u);
   EXPECT_FLOAT_EQ(s.x[3].y, 0.0011f) << "pinned";
@@ -80,10 +92,7 @@ TEST(Untangle, APinnedVertexMakesTheOtherTriangleMove) {
 // knee through the skirt): the cloth's own lone vertex lies 50 mm from the
 // obstacle's plane, so the cloth triangle moves up past the tip instead.
 TEST(Untangle, AnObstacleTipThroughTheClothMovesTheClothPastIt) {
-  Soup s;
-  add_flat_triangle(s);
-  s.obs = {{0.f, 0.0018f, 0.f}, {0.f, -0.02f, -0.02f}, {0.f, -0.02f, 0.02f}};
-  s.tris.push_back({3, 4, 5});  // soup ids 3-5: the obstacle
+  Soup s = flat_and_obstacle_tip();
   ASSERT_TRUE(s.crossing(0, 1));
   const UntangleStats st = s.push({{0, 1}});
   EXPECT_EQ(st.pushed, 1u);
@@ -96,20 +105,12 @@ TEST(Untangle, AnObstacleTipThroughTheClothMovesTheClothPastIt) {
 // end is left as it is; so is one that no push can part (an obstacle against
 // a pinned triangle).
 TEST(Untangle, PairsThatNoLongerCrossOrCannotMoveAreLeftAlone) {
-  Soup s;
-  add_flat_triangle(s);
-  s.x.push_back({0.f, 0.01f, 0.f});
-  s.x.push_back({-0.02f, 0.02f, 0.03f});
-  s.x.push_back({0.02f, 0.02f, 0.03f});
-  s.tris.push_back({3, 4, 5});
+  Soup s = flat_and_poking(0.01f, 0.02f);  // wholly above
   const std::vector<Vec3f> before = s.x;
   EXPECT_EQ(s.push({{0, 1}}).pushed, 0u);
   for (size_t v = 0; v < before.size(); ++v) EXPECT_EQ(length(s.x[v] - before[v]), 0.f);
 
-  Soup pinned;
-  add_flat_triangle(pinned);
-  pinned.obs = {{0.f, 0.0018f, 0.f}, {0.f, -0.02f, -0.02f}, {0.f, -0.02f, 0.02f}};
-  pinned.tris.push_back({3, 4, 5});
+  Soup pinned = flat_and_obstacle_tip();
   pinned.inv_mass = {0.f, 0.f, 0.f};
   const UntangleStats st = pinned.push({{0, 1}});
   EXPECT_EQ(st.pushed, 0u);
@@ -119,12 +120,7 @@ TEST(Untangle, PairsThatNoLongerCrossOrCannotMoveAreLeftAlone) {
 // A vertex 4 mm (4 thicknesses) through: no poke a step leaves behind, and a
 // push that far would drag its neighbours along; it is left as it is.
 TEST(Untangle, ACrossingDeeperThanAFewThicknessesIsLeftAlone) {
-  Soup s;
-  add_flat_triangle(s);
-  s.x.push_back({0.f, 0.004f, 0.f});
-  s.x.push_back({-0.02f, -0.01f, 0.03f});
-  s.x.push_back({0.02f, -0.01f, 0.03f});
-  s.tris.push_back({3, 4, 5});
+  Soup s = flat_and_poking(0.004f, -0.01f);
   const UntangleStats st = s.push({{0, 1}});
   EXPECT_EQ(st.pushed, 0u);
   EXPECT_EQ(st.left, 1u);
