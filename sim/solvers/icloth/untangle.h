@@ -4,7 +4,7 @@
 // "Tangled starts") lets the CCD ignore those pairs' features, so they may
 // move through each other; but nothing else moves them: the contacts and the
 // zones keep every vertex on the side it starts on, and a crossing once made
-// stays (the dress: a knee's vertex poking 1.8 mm through the skirt, a skirt
+// stays (the dress: a mannequin vertex poking 1.8 mm through the skirt, a skirt
 // vertex 1.1 mm through another layer, crossed to the end of the run).
 //
 // For each such pair that still intersects at the step's end positions x1,

@@ -89,7 +89,7 @@ TEST(Untangle, APinnedVertexMakesTheOtherTriangleMove) {
 }
 
 // A steep obstacle triangle whose tip reaches 1.8 mm above the cloth (the
-// knee through the skirt): the cloth's own lone vertex lies 50 mm from the
+// mannequin through the skirt): the cloth's own lone vertex lies 50 mm from the
 // obstacle's plane, so the cloth triangle moves up past the tip instead.
 TEST(Untangle, AnObstacleTipThroughTheClothMovesTheClothPastIt) {
   Soup s = flat_and_obstacle_tip();
