@@ -452,7 +452,7 @@ CollisionStats CollisionHandler::resolve(const Context& ctx, const CollisionInpu
   const std::vector<Vec3f> rigid = x1;
   if (clamp_to_first_impact(ctx, in, s, x1, st)) return st;
   // nothing cleared it within the caps (see the header)
-  last_resort(ctx, in, rigid, x1, st);
+  last_resort(ctx, in, rigid, s.untangle, x1, st);
   return st;
 }
 
@@ -464,7 +464,7 @@ CollisionStats CollisionHandler::resolve(const Context& ctx, const CollisionInpu
 // separation that never cross): on the dress a rising thigh swept into the
 // skirt held at x0 (750 pairs), or at the clamp's result (854).
 void CollisionHandler::last_resort(const Context& ctx, const CollisionInput& in, const std::vector<Vec3f>& rigid,
-                                   std::vector<Vec3f>& x1, CollisionStats& st) {
+                                   bool untangle, std::vector<Vec3f>& x1, CollisionStats& st) {
   const bool clean_start = num_tangles_ == 0;
   const size_t at_x0 = crossing_pairs(ctx, in, *in.x0);
   if (clean_start && at_x0 == 0) {
@@ -474,14 +474,33 @@ void CollisionHandler::last_resort(const Context& ctx, const CollisionInput& in,
   }
   const size_t at_clamp = crossing_pairs(ctx, in, x1);
   const size_t at_rigid = at_clamp > 0 ? crossing_pairs(ctx, in, rigid) : at_clamp;
+  size_t crossing = at_clamp;
   if (at_rigid < at_clamp && at_rigid <= at_x0) {
     x1 = rigid;
+    crossing = at_rigid;
+    st.unresolved++;
   } else if (at_x0 < at_clamp) {
     x1 = *in.x0;
     st.reverted++;
-    return;
+    crossing = at_x0;
+  } else {
+    st.unresolved++;
   }
-  st.unresolved++;
+  if (crossing > 0 && untangle) push_left_crossings(ctx, in, crossing, x1, st);
+}
+
+// the crossings the last resort leaves pushed apart (untangle.h) where that
+// leaves fewer crossed pairs (exact count); the next step starts from there
+void CollisionHandler::push_left_crossings(const Context& ctx, const CollisionInput& in, size_t crossing,
+                                           std::vector<Vec3f>& x1, CollisionStats& st) {
+  build_soup(ctx, in, x1);
+  std::vector<Int2> pairs;
+  soup_intersections(ctx, soup_x1_.data(), &pairs);
+  std::vector<Vec3f> pushed = x1;
+  const TangleSoup soup{&htris_, nverts_, in.obs_x1, in.inv_mass, in.thickness};
+  if (push_tangles_apart(pairs, soup, pushed).pushed == 0 || crossing_pairs(ctx, in, pushed) >= crossing) return;
+  x1 = pushed;
+  st.tangle_pushes++;
 }
 
 }  // namespace cb::icloth

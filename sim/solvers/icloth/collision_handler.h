@@ -176,8 +176,10 @@ class CollisionHandler {
                     std::vector<Impact>& all, CollisionStats& st);
   bool clamp_to_first_impact(const Context& ctx, const CollisionInput& in, const CollisionSettings& s,
                              std::vector<Vec3f>& x1, CollisionStats& st);
-  void last_resort(const Context& ctx, const CollisionInput& in, const std::vector<Vec3f>& rigid,
+  void last_resort(const Context& ctx, const CollisionInput& in, const std::vector<Vec3f>& rigid, bool untangle,
                    std::vector<Vec3f>& x1, CollisionStats& st);
+  void push_left_crossings(const Context& ctx, const CollisionInput& in, size_t crossing, std::vector<Vec3f>& x1,
+                           CollisionStats& st);
   size_t nverts_ = 0;
   std::vector<Int3> cloth_tris_;
   std::vector<std::vector<uint32_t>> vert_tris_;

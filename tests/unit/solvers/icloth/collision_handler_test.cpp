@@ -252,7 +252,10 @@ TEST(IClothCollisions, RigidZonesMoveWithAMovingObstacle) {
 // lies above the square but for one corner, which the square sweeps past: that
 // impact is left, and the end state crosses the square only at the corner's
 // triangles. The clamp's result, near x0, crosses along the line. The step
-// keeps the free end state (last_resort), not x0.
+// keeps the free end state (last_resort), not x0. With `untangle` a shallow
+// crossing left there is then pushed apart (push_left_crossings): with the
+// corner 1.5 mm under the risen square the step ends with none. The corner
+// left 2.75 cm under it (deeper than 3 thicknesses) is no poke and stays.
 TEST(IClothCollisions, LastResortKeepsTheResultThatCrossesTheFewestPairs) {
   const Sheets s = small_sheet();
   auto square = [](float y0) {  // y = y0 + 0.2 x, 0.3 m wide
@@ -263,37 +266,47 @@ TEST(IClothCollisions, LastResortKeepsTheResultThatCrossesTheFewestPairs) {
   // below the sheet, then through x0 along x = 1.25 cm (between grid lines)
   const std::vector<Vec3f> ox0 = square(-0.0225f), ox1 = square(0.0075f);
   const std::vector<Int3> otris{{0, 1, 2}, {0, 2, 3}};
-  std::vector<Vec3f> x_free = s.x0;
-  size_t corner = 0;  // the vertex of largest x + z: left where it was
-  for (size_t i = 0; i < x_free.size(); ++i) {
-    if (x_free[i].x + x_free[i].z > x_free[corner].x + x_free[corner].z) corner = i;
-    x_free[i].y = 0.0075f + 0.2f * x_free[i].x + 0.004f;  // two thicknesses above the risen square
-  }
-  x_free[corner] = s.x0[corner];
-  CollisionInput in = input(s, x_free);
-  in.obs_x0 = &ox0;
-  in.obs_x1 = &ox1;
-  in.obs_tris = &otris;
-  for (const Context& ctx : test::backends()) {
-    DeviceBuffer<Vec3f> dx(ctx, s.x0), dox(ctx, ox1);
-    DeviceBuffer<Int3> dt(ctx, s.tris), dot(ctx, otris);
-    TriSet cloth{dx.data(), dt.data(), int(s.tris.size()), nullptr}, obst{dox.data(), dot.data(), 2, nullptr};
-    const uint64_t at_x0 = count_intersections(ctx, cloth, obst).total();
-    dx.upload(ctx, x_free);
-    const uint64_t at_free = count_intersections(ctx, cloth, obst).total();
-    ASSERT_GT(at_free, 0u) << "the test needs the corner to cross";
-    ASSERT_GT(at_x0, at_free) << "the test needs x0 to cross more";
-    CollisionHandler h;
-    CollisionSettings cs;
-    cs.max_rounds = 0;
-    cs.max_rigid_rounds = 0;
-    std::vector<Vec3f> x1;
-    CollisionStats st = resolve_step(ctx, h, s, in, cs, x1);
-    EXPECT_EQ(st.clamped, 1u);
-    EXPECT_EQ(st.reverted, 0u) << "x0 crosses the risen square";
-    EXPECT_EQ(st.unresolved, 1u);
-    dx.upload(ctx, x1);
-    EXPECT_EQ(count_intersections(ctx, cloth, obst).total(), at_free) << "the free end state, " << at_x0 << " at x0";
+  for (bool shallow : {false, true}) {
+    std::vector<Vec3f> x_free = s.x0;
+    size_t corner = 0;  // the vertex of largest x + z: left behind
+    for (size_t i = 0; i < x_free.size(); ++i) {
+      if (x_free[i].x + x_free[i].z > x_free[corner].x + x_free[corner].z) corner = i;
+      x_free[i].y = 0.0075f + 0.2f * x_free[i].x + 0.004f;  // two thicknesses above the risen square
+    }
+    x_free[corner] = s.x0[corner];  // where it was
+    if (shallow) x_free[corner].y = 0.0075f + 0.2f * x_free[corner].x - 0.0015f;
+    CollisionInput in = input(s, x_free);
+    in.obs_x0 = &ox0;
+    in.obs_x1 = &ox1;
+    in.obs_tris = &otris;
+    for (const Context& ctx : test::backends()) {
+      DeviceBuffer<Vec3f> dx(ctx, s.x0), dox(ctx, ox1);
+      DeviceBuffer<Int3> dt(ctx, s.tris), dot(ctx, otris);
+      TriSet cloth{dx.data(), dt.data(), int(s.tris.size()), nullptr}, obst{dox.data(), dot.data(), 2, nullptr};
+      const uint64_t at_x0 = count_intersections(ctx, cloth, obst).total();
+      dx.upload(ctx, x_free);
+      const uint64_t at_free = count_intersections(ctx, cloth, obst).total();
+      ASSERT_GT(at_free, 0u) << "the test needs the corner to cross";
+      ASSERT_GT(at_x0, at_free) << "the test needs x0 to cross more";
+      for (bool untangle : {false, true}) {
+        CollisionHandler h;
+        CollisionSettings cs;
+        cs.max_rounds = 0;
+        cs.max_rigid_rounds = 0;
+        cs.untangle = untangle;
+        std::vector<Vec3f> x1;
+        CollisionStats st = resolve_step(ctx, h, s, in, cs, x1);
+        EXPECT_EQ(st.clamped, 1u);
+        EXPECT_EQ(st.reverted, 0u) << "x0 crosses the risen square";
+        EXPECT_EQ(st.unresolved, 1u);
+        const bool pushed = untangle && shallow;
+        EXPECT_EQ(st.tangle_pushes, pushed ? 1u : 0u) << "shallow " << shallow << ", untangle " << untangle;
+        dx.upload(ctx, x1);
+        const uint64_t left = count_intersections(ctx, cloth, obst).total();
+        EXPECT_EQ(left, pushed ? 0u : at_free) << "shallow " << shallow << ", untangle " << untangle << ": "
+                                               << at_free << " pairs at the free end state, " << at_x0 << " at x0";
+      }
+    }
   }
 }
 
