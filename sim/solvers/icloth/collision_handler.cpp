@@ -462,7 +462,10 @@ CollisionStats CollisionHandler::resolve(const Context& ctx, const CollisionInpu
 // count), the one of the clamp's result, the rigid zones' and x0 that crosses
 // the fewest is kept ("impacts left" may be pairs closer than the CCD's
 // separation that never cross): on the dress a rising thigh swept into the
-// skirt held at x0 (750 pairs), or at the clamp's result (854).
+// skirt held at x0 (750 pairs), or at the clamp's result (854). With
+// `untangle`, the crossings the kept result still has are then pushed apart
+// where they are shallow (push_left_crossings): the step is not CCD-clean, but
+// on the dress it ends penetration-free where 1-41 frames crossed before.
 void CollisionHandler::last_resort(const Context& ctx, const CollisionInput& in, const std::vector<Vec3f>& rigid,
                                    bool untangle, std::vector<Vec3f>& x1, CollisionStats& st) {
   const bool clean_start = num_tangles_ == 0;

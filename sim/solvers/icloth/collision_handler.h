@@ -51,7 +51,8 @@
 // in `unresolved`). Where that choice crosses triangle pairs at the end of the
 // step (a moving obstacle swept into the cloth held at x0: the dress during the
 // kick), the one of x0, the rigid zones' and the clamp's results that crosses
-// the fewest (exact count) is kept (last_resort). The next step sees any
+// the fewest (exact count) is kept (last_resort), and with `untangle` its shallow
+// crossings are pushed apart where that leaves fewer. The next step sees any
 // intersection left as a tangle. At most max_rounds + max_rigid_rounds + 2 CCD passes per step
 // (from a tangled start with pushes, 2 max_rounds + 5 + 2).
 //
