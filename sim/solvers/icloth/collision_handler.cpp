@@ -90,9 +90,10 @@ std::vector<Int2> CollisionHandler::find_tangles(const Context& ctx, const Colli
   return pairs;
 }
 
-size_t CollisionHandler::crossing_pairs(const Context& ctx, const CollisionInput& in, const std::vector<Vec3f>& x1) {
+size_t CollisionHandler::crossing_pairs(const Context& ctx, const CollisionInput& in, const std::vector<Vec3f>& x1,
+                                        std::vector<Int2>* pairs) {
   build_soup(ctx, in, x1);
-  return soup_intersections(ctx, soup_x1_.data(), nullptr).total();
+  return soup_intersections(ctx, soup_x1_.data(), pairs).total();
 }
 
 void CollisionHandler::mark_touching(const std::vector<std::vector<int>>& zone_verts, std::vector<uint8_t>& td) const {
@@ -403,9 +404,8 @@ bool CollisionHandler::rigid_rounds(const Context& ctx, const CollisionInput& in
 // crossing lasted 5 frames instead of 1 (RESULTS.md, seventeenth session).
 bool CollisionHandler::pushed_rounds(const Context& ctx, const CollisionInput& in, const CollisionSettings& s,
                                      std::vector<Vec3f>& x1, CollisionStats& st) {
-  std::vector<Vec3f> pushed = x1;
-  const TangleSoup soup{&htris_, nverts_, in.obs_x1, in.inv_mass, in.thickness};
-  if (push_tangles_apart(tangles_, soup, pushed).pushed == 0) return false;
+  std::vector<Vec3f> pushed;
+  if (!push_apart(in, tangles_, x1, pushed)) return false;
   std::vector<Impact> all;
   if (!zone_rounds(ctx, in, s, pushed, all, st)) {
     st.pushes_dropped++;
@@ -414,6 +414,15 @@ bool CollisionHandler::pushed_rounds(const Context& ctx, const CollisionInput& i
   st.tangle_pushes++;
   x1 = pushed;
   return true;
+}
+
+// x1 with `pairs` (soup numbering) pushed apart (untangle.h) into `pushed`;
+// false when no pair was pushed
+bool CollisionHandler::push_apart(const CollisionInput& in, const std::vector<Int2>& pairs,
+                                  const std::vector<Vec3f>& x1, std::vector<Vec3f>& pushed) const {
+  pushed = x1;
+  const TangleSoup soup{&htris_, nverts_, in.obs_x1, in.inv_mass, in.thickness};
+  return push_tangles_apart(pairs, soup, pushed).pushed > 0;
 }
 
 // last resort: x1 goes back along its straight path from x0 to half the
@@ -496,12 +505,10 @@ void CollisionHandler::last_resort(const Context& ctx, const CollisionInput& in,
 // leaves fewer crossed pairs (exact count); the next step starts from there
 void CollisionHandler::push_left_crossings(const Context& ctx, const CollisionInput& in, size_t crossing,
                                            std::vector<Vec3f>& x1, CollisionStats& st) {
-  build_soup(ctx, in, x1);
   std::vector<Int2> pairs;
-  soup_intersections(ctx, soup_x1_.data(), &pairs);
-  std::vector<Vec3f> pushed = x1;
-  const TangleSoup soup{&htris_, nverts_, in.obs_x1, in.inv_mass, in.thickness};
-  if (push_tangles_apart(pairs, soup, pushed).pushed == 0 || crossing_pairs(ctx, in, pushed) >= crossing) return;
+  crossing_pairs(ctx, in, x1, &pairs);
+  std::vector<Vec3f> pushed;
+  if (!push_apart(in, pairs, x1, pushed) || crossing_pairs(ctx, in, pushed) >= crossing) return;
   x1 = pushed;
   st.tangle_pushes++;
 }

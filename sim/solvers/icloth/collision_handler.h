@@ -111,7 +111,8 @@ struct CollisionStats {
   uint64_t fallbacks = 0;          ///< steps that needed rigid impact zones
   uint64_t rigid_rounds = 0;
   uint64_t excluded = 0;           ///< feature pairs skipped because their triangles were tangled at x0
-  uint64_t tangle_pushes = 0;      ///< tangled steps whose pushes apart (untangle.h) the zones kept
+  uint64_t tangle_pushes = 0;      ///< steps whose pushes apart (untangle.h) were kept: a tangled start's
+                                   ///< the zones cleared, or the last resort's that leave fewer crossings
   uint64_t pushes_dropped = 0;     ///< tangled steps whose pushes the zones could not clear
   uint64_t stalls = 0;             ///< zone rounds stopped because two rounds in a row found only known impacts
   uint64_t clamped = 0;            ///< steps shortened to half the first time of impact left
@@ -162,7 +163,9 @@ class CollisionHandler {
   bool pushed_rounds(const Context& ctx, const CollisionInput& in, const CollisionSettings& s, std::vector<Vec3f>& x1,
                      CollisionStats& st);
   /// Triangle pairs (cloth-cloth and cloth-obstacle) that intersect at x1 / obs_x1.
-  size_t crossing_pairs(const Context& ctx, const CollisionInput& in, const std::vector<Vec3f>& x1);
+  /// (the pairs themselves, soup numbering, into *pairs when given)
+  size_t crossing_pairs(const Context& ctx, const CollisionInput& in, const std::vector<Vec3f>& x1,
+                        std::vector<Int2>* pairs = nullptr);
   /// The collision core's counter on the soup at x (soup_x0_ or soup_x1_).
   IntersectionCounts soup_intersections(const Context& ctx, const Vec3f* x, std::vector<Int2>* pairs);
   /// td (cloth triangles) = 1 where a triangle touches a vertex of the zones, else 0.
@@ -179,6 +182,8 @@ class CollisionHandler {
                              std::vector<Vec3f>& x1, CollisionStats& st);
   void last_resort(const Context& ctx, const CollisionInput& in, const std::vector<Vec3f>& rigid, bool untangle,
                    std::vector<Vec3f>& x1, CollisionStats& st);
+  bool push_apart(const CollisionInput& in, const std::vector<Int2>& pairs, const std::vector<Vec3f>& x1,
+                  std::vector<Vec3f>& pushed) const;
   void push_left_crossings(const Context& ctx, const CollisionInput& in, size_t crossing, std::vector<Vec3f>& x1,
                            CollisionStats& st);
   size_t nverts_ = 0;
