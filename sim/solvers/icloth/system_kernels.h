@@ -8,6 +8,7 @@
 #include "sim/core/backend.h"
 #include "sim/scene/grab.h"
 #include "sim/solvers/icloth/repulsion.h"
+#include "sim/solvers/icloth/stiffness_row_sse.h"
 #include "sim/solvers/icloth/system.h"
 
 namespace cb::icloth {
@@ -99,11 +100,15 @@ CB_HD inline Vec3f prox_row(const PairSprings& ps, const Vec3f* p, int i, float 
 /// product scaled by c and added to s in turn (the order A p rounds in).
 CB_HD inline Vec3f add_stiffness_row(const SystemView& A, const Vec3f* p, int i, float c, Vec3f s) {
   const uint32_t len = A.pat.row_len(i), start = A.pat.row_start(i), stride = A.pat.row_stride();
+#ifdef CB_STIFFNESS_ROW_SSE
+  return add_stiffness_row_sse(A.K, A.pat.cols_stored, start, len, stride, p, c, s);  // same rounding
+#else
   for (uint32_t b = 0; b < len; ++b) {
     const uint32_t k = start + b * stride;
     s += (A.K[k] * p[A.pat.cols_stored[k]]) * c;
   }
   return s;
+#endif
 }
 
 /// Row i of A p (A in kg: kg m/s for p in m/s); 0 at pinned vertices.
