@@ -14,6 +14,8 @@
 //   DeviceBuffer<Int2> pairs;
 //   find_box_pairs(ctx, boxes, n, cell_size, [=] CB_HD (int i, int j) { return keep(i, j); }, pairs);
 // `keep(i, j)` (i < j) filters pairs before they are written (adjacency, groups).
+// Prefer a functor to a CB_HD lambda for keep: nvcc calls a __host__ __device__
+// lambda on the host through a function pointer, here once per overlapping pair.
 #pragma once
 
 #include <cstdint>
@@ -58,6 +60,61 @@ struct CellEntries {
 /// Coarsens `grid` (doubling the cell) while the entries would exceed 16 n + 2^20.
 void build_cell_entries(const Context& ctx, const Aabb* boxes, int n, HashGrid& grid, CellEntries& out);
 
+/// One thread per entry k: its pairs with the later entries of its run, written
+/// at `write` when non-null; returns their count. Functors rather than CB_HD
+/// lambdas: nvcc calls a __host__ __device__ lambda on the host through a function
+/// pointer, which the CPU backend would pay once per entry.
+template <class Keep>
+struct RunVisitor {
+  const uint64_t* keys;
+  const uint32_t* ids;
+  const uint32_t* run_end;
+  const Aabb* boxes;
+  HashGrid grid;
+  Keep keep;
+  CB_HD uint32_t operator()(int k, Int2* write) const {
+    uint32_t m = 0;
+    const uint32_t bi = ids[k];
+    const uint64_t key = keys[k];
+    for (uint32_t l = uint32_t(k) + 1; l < run_end[k]; ++l) {
+      const uint32_t bj = ids[l];
+      const Aabb& A = boxes[bi];
+      const Aabb& B = boxes[bj];
+      if (!overlaps(A, B)) continue;
+      const Int3 c = grid.cell(cmax(A.lo, B.lo));  // the reporting cell
+      if (HashGrid::key(c.a, c.b, c.c) != key) continue;
+      const int i = int(bi < bj ? bi : bj), j = int(bi < bj ? bj : bi);
+      if (!keep(i, j)) continue;
+      if (write) write[m] = Int2{i, j};
+      ++m;
+    }
+    return m;
+  }
+};
+
+/// keep(a, b) of a subset's boxes a < b: the caller's keep on their ids id[a] < id[b].
+template <class Keep>
+struct SubsetKeep {
+  Keep keep;
+  const uint32_t* id;
+  CB_HD bool operator()(int a, int b) const { return keep(int(id[a]), int(id[b])); }
+};
+
+template <class Keep>
+struct CountPairs {
+  RunVisitor<Keep> visit;
+  uint32_t* count;
+  CB_HD void operator()(int k) const { count[k] = visit(k, nullptr); }
+};
+
+template <class Keep>
+struct WritePairs {
+  RunVisitor<Keep> visit;
+  const uint32_t* offset;
+  Int2* out;
+  CB_HD void operator()(int k) const { visit(k, out + offset[k]); }
+};
+
 }  // namespace box_pairs_detail
 
 /// The grid find_box_pairs uses: cell = max(cell_size, ...) over the boxes' bounds.
@@ -80,35 +137,21 @@ size_t find_box_pairs(const Context& ctx, const Aabb* boxes, int n, float cell_s
   const uint64_t* keys = cells.keys.data();
   const uint32_t* ids = cells.ids.data();
   const uint32_t* run_end = cells.run_end.data();
-  int ne = int(cells.count);
+  const int ne = int(cells.count);
   DeviceBuffer<uint32_t> counts(ctx, size_t(ne) + 1);
   uint32_t* cnt = counts.data();
-  // one thread per entry: pairs with the later entries of its run
-  auto visit = [=] CB_HD(int k, Int2* write) {
-    uint32_t m = 0;
-    uint32_t bi = ids[k];
-    uint64_t key = keys[k];
-    for (uint32_t l = uint32_t(k) + 1; l < run_end[k]; ++l) {
-      uint32_t bj = ids[l];
-      const Aabb& A = boxes[bi];
-      const Aabb& B = boxes[bj];
-      if (!overlaps(A, B)) continue;
-      Int3 c = grid.cell(cmax(A.lo, B.lo));  // the reporting cell
-      if (HashGrid::key(c.a, c.b, c.c) != key) continue;
-      int i = int(bi < bj ? bi : bj), j = int(bi < bj ? bj : bi);
-      if (!keep(i, j)) continue;
-      if (write) write[m] = Int2{i, j};
-      ++m;
-    }
-    return m;
-  };
-  parallel_for(ctx, ne, [=] CB_HD(int k) { cnt[k] = visit(k, nullptr); });
+  const box_pairs_detail::RunVisitor<Keep> visit{keys, ids, run_end, boxes, grid, keep};
+  parallel_for(ctx, ne, box_pairs_detail::CountPairs<Keep>{visit, cnt});
   size_t total = exclusive_scan(ctx, cnt, cnt, size_t(ne));
   out.resize(ctx, total);
-  Int2* o = out.data();
-  if (total) parallel_for(ctx, ne, [=] CB_HD(int k) { visit(k, o + cnt[k]); });
+  if (total) parallel_for(ctx, ne, box_pairs_detail::WritePairs<Keep>{visit, cnt, out.data()});
   return total;
 }
+
+/// keep() of find_box_pairs that keeps every pair.
+struct KeepAllPairs {
+  CB_HD bool operator()(int, int) const { return true; }
+};
 
 /// Non-template entry (callable from host-only code): every overlapping pair,
 /// no filter. Returns the count.
@@ -137,8 +180,7 @@ size_t find_box_pairs_with_first(const Context& ctx, const Aabb* boxes, int n, i
   Aabb* sb = sub.data();
   parallel_for(ctx, m, [=] CB_HD(int k) { sb[k] = boxes[id[k]]; });
   // a < b gives id[a] < id[b]: the pairs keep their order
-  auto keep_sub = [=] CB_HD(int a, int b) { return keep(int(id[a]), int(id[b])); };
-  const size_t np = find_box_pairs(ctx, sub.data(), m, 0.f, keep_sub, out);
+  const size_t np = find_box_pairs(ctx, sub.data(), m, 0.f, box_pairs_detail::SubsetKeep<Keep>{keep, id}, out);
   Int2* o = out.data();
   parallel_for(ctx, int(np), [=] CB_HD(int k) { o[k] = Int2{int(id[o[k].a]), int(id[o[k].b])}; });
   return np;

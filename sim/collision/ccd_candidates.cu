@@ -155,7 +155,7 @@ void find_ccd_candidates(const Context& ctx, const Vec3f* x0, const Vec3f* x1, c
                          float cell_size, CcdCandidates& out) {
   feature_boxes(ctx, x0, x1, margin, mesh, out);
   const FeatureBoxes fb{out.vert_box.data(), out.edge_box.data(), out.tri_box.data()};
-  find_box_pairs(ctx, fb.tri, mesh.ntris, cell_size, [] CB_HD(int, int) { return true; }, out.tri_pairs);
+  find_box_pairs(ctx, fb.tri, mesh.ntris, cell_size, KeepAllPairs{}, out.tri_pairs);
   emit_all(ctx, mesh, fb, out.tri_pairs.data(), int(out.tri_pairs.size()), out);
 }
 

@@ -54,6 +54,14 @@ void classify_pairs(const Context& ctx, const TriSet& c, const TriSet& o, const 
   });
 }
 
+// Broad-phase pairs worth an exact test (i < j): a cloth triangle with an
+// obstacle triangle, or two cloth triangles that share no vertex.
+struct ClothPairKeep {
+  int nc;
+  const Int3* ct;
+  CB_HD bool operator()(int i, int j) const { return i < nc && (j >= nc || !share_vertex(ct[i], ct[j])); }
+};
+
 }  // namespace
 
 IntersectionCounts count_intersections(const Context& ctx, const TriSet& cloth, const TriSet& obstacle,
@@ -69,9 +77,7 @@ IntersectionCounts count_intersections(const Context& ctx, const TriSet& cloth, 
   DeviceBuffer<Int2> cand;
   // broad phase: skip obstacle-obstacle pairs and cloth triangles sharing a vertex
   // (obstacle triangles that cannot meet the cloth stay out of the hash)
-  find_box_pairs_with_first(
-      ctx, boxes.data(), n, nc, [=] CB_HD(int i, int j) { return i < nc && (j >= nc || !share_vertex(ct[i], ct[j])); },
-      cand);
+  find_box_pairs_with_first(ctx, boxes.data(), n, nc, ClothPairKeep{nc, ct}, cand);
   out.candidates = cand.size();
   if (cand.empty()) return out;
   DeviceBuffer<uint32_t> cls(ctx, cand.size());

@@ -23,19 +23,75 @@ void CgScratch::resize(const Context& ctx, size_t n) {
 
 namespace {
 
-// r = S (b - A x); z = P r; p = z; then rz = r.z (S: the pin filter)
-void cg_start(const Context& ctx, const SystemView& A, const Vec3f* b, const Vec3f* x, CgScratch& s) {
-  const SystemView a = A;
-  const M3* P = s.P.data();
-  Vec3f *r = s.r.data(), *z = s.z.data(), *p = s.p.data();
-  CgScalars* sc = s.scalars.data();
-  rows_sum(ctx, A.pat.nverts, [=] CB_HD(int i) {
+// The CG's per-row work is written as named functors, not CB_HD lambdas: nvcc
+// calls a __host__ __device__ lambda on the host through a function pointer, once
+// per row, which on the CPU backend cost about as much as a short row's
+// arithmetic. A functor's call inlines into the loop (same arithmetic, same bits).
+
+// r = S (b - A x); z = P r; p = z; the row's r.z (S: the pin filter)
+struct StartRow {
+  SystemView a;
+  const Vec3f *b, *x;
+  const M3* P;
+  Vec3f *r, *z, *p;
+  CB_HD float operator()(int i) const {
     const Vec3f ri = a.inv_mass[i] == 0.f ? Vec3f{} : b[i] - system_row(a, x, i);
     r[i] = ri;
     z[i] = P[i] * ri;
     p[i] = z[i];
     return dot(ri, z[i]);
-  }, [=] CB_HD(double rz) { sc->rz = rz; }, s.sum);
+  }
+};
+
+// q = A p; the row's p.q (0 once the solve is done)
+struct ProductRow {
+  SystemView a;
+  const Vec3f* p;
+  Vec3f* q;
+  const CgScalars* sc;
+  CB_HD float operator()(int i) const {
+    if (sc->done) return 0.f;
+    const Vec3f qi = system_row(a, p, i);
+    q[i] = qi;
+    return dot(p[i], qi);
+  }
+};
+
+// x += a p; r -= a q with a = r.z / p.q; without a multigrid z = P r; the row's r.P r
+struct UpdateRow {
+  Vec3f* x;
+  const Vec3f *p, *q;
+  const M3* P;
+  Vec3f *r, *z;
+  const CgScalars* sc;
+  bool multigrid;
+  CB_HD float operator()(int i) const {
+    if (sc->done) return 0.f;
+    const float a = float(sc->rz / sc->pq);
+    x[i] += p[i] * a;
+    r[i] -= q[i] * a;
+    const Vec3f zi = P[i] * r[i];
+    if (!multigrid) z[i] = zi;
+    return dot(r[i], zi);
+  }
+};
+
+// p = z + beta p (skipped once done: the direction is not used again)
+struct DirectionRow {
+  const Vec3f* z;
+  Vec3f* p;
+  const CgScalars* sc;
+  CB_HD void operator()(int i) const {
+    if (sc->done) return;
+    p[i] = z[i] + p[i] * float(sc->beta);
+  }
+};
+
+// r = S (b - A x); z = P r; p = z; then rz = r.z
+void cg_start(const Context& ctx, const SystemView& A, const Vec3f* b, const Vec3f* x, CgScratch& s) {
+  CgScalars* sc = s.scalars.data();
+  rows_sum(ctx, A.pat.nverts, StartRow{A, b, x, s.P.data(), s.r.data(), s.z.data(), s.p.data()},
+           [=] CB_HD(double rz) { sc->rz = rz; }, s.sum);
 }
 
 // the tolerance's scale rz0 = max(min(r.P r, b.(P S b)), floor) (cg.h), then the
@@ -61,16 +117,8 @@ void cg_init_scalars(const Context& ctx, const SystemView& A, const Vec3f* b, Cg
 
 // q = A p, then pq = p.q; stop when A is not positive definite along p (or p = 0)
 void cg_product(const Context& ctx, const SystemView& A, CgScratch& s) {
-  const SystemView a = A;
-  const Vec3f* p = s.p.data();
-  Vec3f* q = s.q.data();
   CgScalars* sc = s.scalars.data();
-  rows_sum(ctx, A.pat.nverts, [=] CB_HD(int i) {
-    if (sc->done) return 0.f;
-    const Vec3f qi = system_row(a, p, i);
-    q[i] = qi;
-    return dot(p[i], qi);
-  }, [=] CB_HD(double pq) {
+  rows_sum(ctx, A.pat.nverts, ProductRow{A, s.p.data(), s.q.data(), sc}, [=] CB_HD(double pq) {
     if (sc->done) return;
     sc->pq = pq;
     if (!(pq > 0)) sc->done = 1;
@@ -82,19 +130,9 @@ void cg_product(const Context& ctx, const SystemView& A, CgScratch& s) {
 // and the convergence test; with one it is rzj, the count and the test (z and
 // beta come from the V-cycle, mg_precondition)
 void cg_update(const Context& ctx, int n, Vec3f* x, CgScratch& s, bool multigrid = false) {
-  const Vec3f *p = s.p.data(), *q = s.q.data();
-  const M3* P = s.P.data();
-  Vec3f *r = s.r.data(), *z = s.z.data();
   CgScalars* sc = s.scalars.data();
-  rows_sum(ctx, n, [=] CB_HD(int i) {
-    if (sc->done) return 0.f;
-    const float a = float(sc->rz / sc->pq);
-    x[i] += p[i] * a;
-    r[i] -= q[i] * a;
-    const Vec3f zi = P[i] * r[i];
-    if (!multigrid) z[i] = zi;
-    return dot(r[i], zi);
-  }, [=] CB_HD(double rpr) {
+  const UpdateRow row{x, s.p.data(), s.q.data(), s.P.data(), s.r.data(), s.z.data(), sc, multigrid};
+  rows_sum(ctx, n, row, [=] CB_HD(double rpr) {
     if (sc->done) return;
     if (multigrid) {
       sc->rzj = rpr;
@@ -108,15 +146,9 @@ void cg_update(const Context& ctx, int n, Vec3f* x, CgScratch& s, bool multigrid
   }, s.sum);
 }
 
-// p = z + beta p (skipped once done: the direction is not used again)
+// p = z + beta p
 void cg_direction(const Context& ctx, int n, CgScratch& s) {
-  const Vec3f* z = s.z.data();
-  Vec3f* p = s.p.data();
-  const CgScalars* sc = s.scalars.data();
-  parallel_for(ctx, n, [=] CB_HD(int i) {
-    if (sc->done) return;
-    p[i] = z[i] + p[i] * float(sc->beta);
-  });
+  parallel_for(ctx, n, DirectionRow{s.z.data(), s.p.data(), s.scalars.data()});
 }
 
 // --- multigrid-preconditioned path (pcg_solve with a Multigrid). The stopping

@@ -19,22 +19,35 @@ void swept_boxes(const Context& ctx, const SweptSoup& s, float margin, Aabb* box
   });
 }
 
-size_t candidate_pairs(const Context& ctx, const SweptSoup& s, const Aabb* boxes, const uint8_t* td,
-                       bool self_collision, DeviceBuffer<Int2>& out) {
-  const int nc = s.ncloth;
-  const Int3* tris = s.tris;
-  auto keep = [=] CB_HD(int i, int j) {  // i < j
+namespace {
+
+// The triangle pairs CCD tests (i < j): not two obstacle triangles, cloth-cloth
+// only with self-collision, at least one in T_d when td is given, and no shared
+// vertex.
+struct CandidateKeep {
+  int nc;
+  bool self_collision;
+  const uint8_t* td;
+  const Int3* tris;
+  CB_HD bool operator()(int i, int j) const {
     if (i >= nc) return false;  // both obstacle triangles
     if (j < nc && !self_collision) return false;
     if (td && !td[i] && !td[j]) return false;
-    Int3 ta = tris[i], tb = tris[j];
+    const Int3 ta = tris[i], tb = tris[j];
     for (int p = 0; p < 3; ++p)
       for (int q = 0; q < 3; ++q)
         if (ta[p] == tb[q]) return false;
     return true;
-  };
+  }
+};
+
+}  // namespace
+
+size_t candidate_pairs(const Context& ctx, const SweptSoup& s, const Aabb* boxes, const uint8_t* td,
+                       bool self_collision, DeviceBuffer<Int2>& out) {
   // a body larger than its garment: its triangles that cannot meet the cloth stay out of the hash
-  return find_box_pairs_with_first(ctx, boxes, s.ntris, nc, keep, out);
+  return find_box_pairs_with_first(ctx, boxes, s.ntris, s.ncloth, CandidateKeep{s.ncloth, self_collision, td, s.tris},
+                                   out);
 }
 
 }  // namespace cb::icloth
