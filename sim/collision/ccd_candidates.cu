@@ -88,25 +88,41 @@ void feature_boxes(const Context& ctx, const Vec3f* x0, const Vec3f* x1, float m
   });
 }
 
+// emit_pairs of each triangle pair k, as functors (nvcc calls a __host__
+// __device__ lambda on the host through a function pointer, once per pair):
+// the counts, then the pairs at the scanned offsets
+struct CountEmitted {
+  CcdMesh m;
+  FeatureBoxes fb;
+  const Int2* pairs;
+  uint32_t *nvf, *nee;
+  CB_HD void operator()(int k) const { emit_pairs(m, fb, pairs[k].a, pairs[k].b, nullptr, nullptr, nvf + k, nee + k); }
+};
+
+struct WriteEmitted {
+  CcdMesh m;
+  FeatureBoxes fb;
+  const Int2* pairs;
+  const uint32_t *vf_off, *ee_off;
+  Int2 *vf, *ee;
+  CB_HD void operator()(int k) const {
+    uint32_t nvf, nee;
+    emit_pairs(m, fb, pairs[k].a, pairs[k].b, vf + vf_off[k], ee + ee_off[k], &nvf, &nee);
+  }
+};
+
 void emit_all(const Context& ctx, const CcdMesh& m, const FeatureBoxes& fb, const Int2* pairs, int np,
               CcdCandidates& out) {
   out.vf_count.resize(ctx, size_t(np));
   out.ee_count.resize(ctx, size_t(np));
   uint32_t* a = out.vf_count.data();
   uint32_t* b = out.ee_count.data();
-  parallel_for(ctx, np, [=] CB_HD(int k) {
-    emit_pairs(m, fb, pairs[k].a, pairs[k].b, nullptr, nullptr, a + k, b + k);
-  });
+  parallel_for(ctx, np, CountEmitted{m, fb, pairs, a, b});
   size_t nvf = exclusive_scan(ctx, a, a, size_t(np));
   size_t nee = exclusive_scan(ctx, b, b, size_t(np));
   out.vf.resize(ctx, nvf);
   out.ee.resize(ctx, nee);
-  Int2* vf = out.vf.data();
-  Int2* ee = out.ee.data();
-  parallel_for(ctx, np, [=] CB_HD(int k) {
-    uint32_t dummy_v, dummy_e;
-    emit_pairs(m, fb, pairs[k].a, pairs[k].b, vf + a[k], ee + b[k], &dummy_v, &dummy_e);
-  });
+  parallel_for(ctx, np, WriteEmitted{m, fb, pairs, a, b, out.vf.data(), out.ee.data()});
 }
 
 }  // namespace
