@@ -17,6 +17,7 @@
 #include "sim/solvers/icloth/rigid_zones.h"
 #include "sim/solvers/icloth/untangle.h"
 #include "sim/solvers/icloth/zone_batch.h"
+#include "sim/solvers/icloth/zone_followers.h"
 
 namespace cb::icloth {
 namespace {
@@ -45,6 +46,7 @@ void CollisionHandler::set_cloth(size_t nverts, const std::vector<Int3>& tris) {
   vert_tris_.assign(nverts, {});
   for (size_t t = 0; t < tris.size(); ++t)
     for (int k = 0; k < 3; ++k) vert_tris_[size_t(tris[t][k])].push_back(uint32_t(t));
+  neighbours_ = vertex_neighbours(nverts, tris);
   htris_.clear();
 }
 
@@ -354,6 +356,13 @@ bool CollisionHandler::zone_rounds(const Context& ctx, const CollisionInput& in,
     }
     mark_touching(zs.verts, td);  // T_d: triangles touching V_c
     if (failed) return false;
+    if (s.follow_strain > 0.f) {  // the rim follows where the zones stretched it (zone_followers.h)
+      const std::vector<int> followers = follow_zones(zs.verts, neighbours_, *in.x_free, *in.inv_mass,
+                                                      s.follow_strain, x1);
+      st.followers += followers.size();
+      for (int v : followers)
+        for (uint32_t t : vert_tris_[size_t(v)]) td[t] = 1;  // their new paths are checked too
+    }
     use_td = s.incremental;
   }
   return false;

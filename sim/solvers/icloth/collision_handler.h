@@ -83,6 +83,7 @@
 #include "sim/solvers/icloth/impacts.h"
 #include "sim/solvers/icloth/narrow_phase.h"
 #include "sim/solvers/icloth/zone_batch.h"
+#include "sim/solvers/icloth/zone_followers.h"
 #include "sim/solvers/icloth/zone_solver.h"
 
 namespace cb::icloth {
@@ -94,6 +95,7 @@ struct CollisionSettings {
   int max_rigid_rounds = 20;   ///< cap on rigid-zone rounds (5 from a tangled start: kTangledRigidRounds)
   float ccd_margin = 0.1f;     ///< CCD minimum separation, as a fraction of the thickness
   bool untangle = true;        ///< push tangled pairs apart before the zones (untangle.h, pushed_rounds)
+  float follow_strain = 0.3f;  ///< a zone's rim follows it past this strain over its free length (zone_followers.h); 0 = off
   ZoneSettings zone;
 };
 
@@ -107,6 +109,7 @@ struct CollisionStats {
   uint64_t zones = 0;              ///< zones solved (summed over rounds)
   uint64_t zone_iterations = 0;
   uint64_t zone_failures = 0;      ///< zones that did not converge
+  uint64_t followers = 0;          ///< vertices moved after a zone that stretched their edge (zone_followers.h)
   uint64_t zone_overreach = 0;     ///< zones whose solution moved a vertex beyond the step's reach (kept at their guess)
   uint64_t fallbacks = 0;          ///< steps that needed rigid impact zones
   uint64_t rigid_rounds = 0;
@@ -188,6 +191,7 @@ class CollisionHandler {
                            CollisionStats& st);
   size_t nverts_ = 0;
   std::vector<Int3> cloth_tris_;
+  VertexNeighbours neighbours_;  ///< of the cloth's vertices (zone followers)
   std::vector<std::vector<uint32_t>> vert_tris_;
   // combined soup (cloth + obstacles) on the backend and on the host
   std::vector<Vec3f> hx0_, hx1_;

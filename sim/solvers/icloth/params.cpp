@@ -46,6 +46,8 @@ ParamTable IClothParams::to_table() const {
   t.add_float("chebyshev_rho", chebyshev_rho, 0, 0.99999, "", "Chebyshev spectral radius (0 = off)");
   t.add_int("collision_rounds", collision_rounds, 1, 1000, "CCD/zone rounds before the rigid fallback");
   t.add_int("rigid_rounds", rigid_rounds, 0, 1000, "rigid-zone rounds before the clamp (at most 5 when tangled)");
+  t.add_float("zone_follow", zone_follow, 0, 10, "",
+              "a zone's neighbours follow it past this strain of their edge over its free length (0 = off)");
   t.add_bool("untangle", untangle, "push triangle pairs that start a step intersecting apart (untangle.h)");
   t.add_bool("incremental_ccd", incremental_ccd, "re-check only T_d-T_s and T_d-T_d pairs (Algorithm 1)");
   t.add_bool("count_intersections", count_intersections, "count intersecting triangle pairs after each frame");
@@ -83,6 +85,7 @@ std::string IClothParams::from_table(const ParamTable& t, IClothParams* out) {
   p.chebyshev_rho = float(t.get("chebyshev_rho"));
   p.collision_rounds = t.get_int("collision_rounds");
   p.rigid_rounds = t.get_int("rigid_rounds");
+  p.zone_follow = float(t.get("zone_follow"));
   p.untangle = t.get_bool("untangle");
   p.incremental_ccd = t.get_bool("incremental_ccd");
   p.count_intersections = t.get_bool("count_intersections");

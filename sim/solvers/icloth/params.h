@@ -70,6 +70,9 @@ struct IClothParams {
   float chebyshev_rho = 0.9992f; ///< Chebyshev acceleration spectral radius (Eq. 8)
   int collision_rounds = 20;     ///< max CCD / zone rounds per step before the rigid fallback
   bool untangle = true;          ///< push pairs that start a step intersecting apart (untangle.h)
+  /// a zone's free neighbours follow it where its solution stretched their edge
+  /// beyond (1 + zone_follow) x its free length (zone_followers.h); 0 = off
+  float zone_follow = 0.3f;
   int rigid_rounds = 20;         ///< max rigid-impact-zone rounds before the step is clamped (collision_handler.h)
   bool incremental_ccd = true;   ///< re-check only T_d-T_s and T_d-T_d after the first round
   /// run the penetration counter after every frame (stat "intersecting pairs");

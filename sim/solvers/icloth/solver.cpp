@@ -553,6 +553,9 @@ void IClothSolver::resolve_collisions(const StepInputs& in, SimState& state, flo
   cs.max_rounds = params_.collision_rounds;
   cs.max_rigid_rounds = params_.rigid_rounds;
   cs.untangle = params_.untangle && d.seen_clean_start;
+  // like the pushes: a tangled hand-over's zones keep their rim still (with
+  // followers the swings of tangled_start_test grew tangles and froze)
+  cs.follow_strain = d.seen_clean_start ? params_.zone_follow : 0.f;
   cs.zone.mu = params_.zone_mu;
   cs.zone.max_iterations = params_.zone_iterations;
   cs.zone.rho = params_.chebyshev_rho;
@@ -580,6 +583,7 @@ void IClothSolver::resolve_collisions(const StepInputs& in, SimState& state, flo
   add_stat(fs, "zone iterations", double(st.zone_iterations));
   add_stat(fs, "zone failures", double(st.zone_failures));
   add_stat(fs, "zone overreach", double(st.zone_overreach));
+  add_stat(fs, "zone followers", double(st.followers));
   add_stat(fs, "fallbacks", double(st.fallbacks));
   add_stat(fs, "rigid rounds", double(st.rigid_rounds));
   add_stat(fs, "excluded features", double(st.excluded));
