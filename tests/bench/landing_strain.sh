@@ -8,11 +8,13 @@
 #    tilted by 30 degrees with friction 0.5 or 0.2 (15 starts each, 30 frames).
 #  - fine (with FINE=1; ~2 minutes): the funnel with every sheet at 58 x 58
 #    vertices (the ~20k-triangle benchmark's grids, thickness 3.2 mm), the first
-#    sheet moved 0, -0.5, +0.5, +1, +1.5 mm (5 starts, 40 frames).
+#    sheet moved 0, -0.5, +0.5, +1, +1.5 mm (5 starts, 40 frames); with FINE=2
+#    (~5 minutes) also -2, -1, +2, +2.5, +3 mm along x, each with 0 and 0.7 mm
+#    along z (15 starts).
 # Prints each start's largest edge strain, the mean and the largest, and the mean
 # PCG iterations a frame. The trajectories are chaotic: compare families, not runs.
 #
-# usage: [FINE=1] tests/bench/landing_strain.sh [path/to/clothbox-cli] [--params k=v,...]
+# usage: [FINE=1|2] tests/bench/landing_strain.sh [path/to/clothbox-cli] [--params k=v,...]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cli=${1:-$root/build/app/clothbox-cli}
@@ -21,7 +23,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 python3 - "$root" "$work" <<'PY'
-import json, sys
+import json, os, sys
 root, work = sys.argv[1], sys.argv[2]
 sys.path.insert(0, f"{root}/tests/bench")
 from funnel_starts import shipped_funnel, shifted
@@ -35,8 +37,11 @@ fine = json.loads(json.dumps(funnel))
 for c in fine["cloths"]:
     c["grid"]["nx"] = c["grid"]["ny"] = 58
     c["material"]["thickness"] = 0.0032
-for k, dx in enumerate((0.0, -0.5, 0.5, 1.0, 1.5)):
-    json.dump(shifted(fine, dx), open(f"{work}/fine_{k:02d}.json", "w"))
+fine_starts = [(dx, 0.0) for dx in (0.0, -0.5, 0.5, 1.0, 1.5)]
+if os.environ.get("FINE") == "2":  # the 15-start family
+    fine_starts += [(dx, dz) for dx in (-2.0, -1.0, 2.0, 2.5, 3.0) for dz in (0.0, 0.7)]
+for k, (dx, dz) in enumerate(fine_starts):
+    json.dump(shifted(fine, dx, dz), open(f"{work}/fine_{k:02d}.json", "w"))
 for mu in (0.5, 0.2):
     k = 0
     for turn in (35, 40, 45, 50, 55):
@@ -75,4 +80,4 @@ extra=("$@")
 family funnel 'funnel_*.json' 30 "${extra[@]}"
 family corner0.5 'corner_mu0.5_*.json' 30 "${extra[@]}"
 family corner0.2 'corner_mu0.2_*.json' 30 "${extra[@]}"
-if [ "${FINE:-0}" = 1 ]; then family fine58 'fine_*.json' 40 "${extra[@]}"; fi
+if [ "${FINE:-0}" != 0 ]; then family fine58 'fine_*.json' 40 "${extra[@]}"; fi

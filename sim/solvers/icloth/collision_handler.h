@@ -95,7 +95,9 @@ struct CollisionSettings {
   int max_rigid_rounds = 20;   ///< cap on rigid-zone rounds (5 from a tangled start: kTangledRigidRounds)
   float ccd_margin = 0.1f;     ///< CCD minimum separation, as a fraction of the thickness
   bool untangle = true;        ///< push tangled pairs apart before the zones (untangle.h, pushed_rounds)
-  float follow_strain = 0.3f;  ///< a zone's rim follows it past this strain over its free length (zone_followers.h); 0 = off
+  /// a zone's rim follows it past this strain over its free length
+  /// (zone_followers.h; not while a mesh obstacle moves in the step); 0 = off
+  float follow_strain = 0.3f;
   ZoneSettings zone;
 };
 

@@ -18,7 +18,9 @@
 // before, which no longer moves: Provot's 1995 strain limiting,
 // outward from the zones, on the edges they stretched. The CCD of the next round
 // checks the followers' new paths like every other (their triangles join T_d),
-// so a follower that now collides joins a zone there.
+// so a follower that now collides joins a zone there. The handler skips this
+// while a mesh obstacle moves in the step, and the solver on a tangled hand-over
+// (each gate found by a family of runs that crossed or froze without it).
 #pragma once
 
 #include <cstdint>
