@@ -204,18 +204,21 @@ TEST(IClothCollisions, ResolvedStepHasNoImpactsAndNoIntersections) {
   }
 }
 
-// a horizontal 0.1 m sheet of 5 x 5 vertices, 1 cm above the origin
-Sheets small_sheet() {
+// a horizontal square sheet of n x n vertices, `width` m wide, at height y (m)
+Sheets horizontal_sheet(int n, float width, float y) {
   GridSpec g;
-  g.nx = g.ny = 5;
-  g.width = g.height = 0.1f;
+  g.nx = g.ny = n;
+  g.width = g.height = width;
   const TriMesh m = make_grid(g);
   Sheets s;
-  for (const Vec3f& p : m.positions) s.x0.push_back(Vec3f{p.x, 0.01f, p.y});
+  for (const Vec3f& p : m.positions) s.x0.push_back(Vec3f{p.x, y, p.y});
   s.tris = m.tris;
   uniform_vertices(s);
   return s;
 }
+
+// a horizontal 0.1 m sheet of 5 x 5 vertices, 1 cm above the origin
+Sheets small_sheet() { return horizontal_sheet(5, 0.1f, 0.01f); }
 
 // A moving obstacle sweeps up into a cloth that would stay still: a square of two
 // triangles rises from y = 0 to 3 cm under a 5 x 5 sheet resting 1 cm above it.
@@ -355,13 +358,8 @@ TEST(IClothCollisions, ZoneThatWouldThrowAVertexBeyondTheStepFallsBack) {
 // following (limit 0.3) no sheet edge ends more than 1.3 times as long (1.300),
 // and no impact is left over the step.
 TEST(IClothCollisions, TheRimOfAZoneFollowsItInsteadOfStretching) {
-  GridSpec g;
-  g.nx = g.ny = 21;
-  g.width = g.height = 0.1f;
-  const TriMesh m = make_grid(g);
-  Sheets s;
-  for (const Vec3f& p : m.positions) s.x0.push_back(Vec3f{p.x, 0.f, p.y});
-  s.tris = m.tris;
+  Sheets s = horizontal_sheet(21, 0.1f, 0.f);
+  const std::vector<Int3> sheet_tris = s.tris;
   const int nsheet = int(s.x0.size());
   s.x0.push_back({-0.0031f, 0.003f, -0.0017f});
   s.x0.push_back({0.0029f, 0.003f, -0.0021f});
@@ -377,7 +375,7 @@ TEST(IClothCollisions, TheRimOfAZoneFollowsItInsteadOfStretching) {
   const CollisionInput in = input(s, x_free);
   auto worst_sheet_strain = [&](const std::vector<Vec3f>& x1) {
     float worst = 0.f;
-    for (const Int3& t : m.tris)
+    for (const Int3& t : sheet_tris)
       for (int k = 0; k < 3; ++k) {
         const size_t a = size_t(t[k]), b = size_t(t[(k + 1) % 3]);
         worst = std::max(worst, length(x1[a] - x1[b]) / length(x_free[a] - x_free[b]) - 1.f);
