@@ -14,8 +14,8 @@
 //   DeviceBuffer<Int2> pairs;
 //   find_box_pairs(ctx, boxes, n, cell_size, [=] CB_HD (int i, int j) { return keep(i, j); }, pairs);
 // `keep(i, j)` (i < j) filters pairs before they are written (adjacency, groups).
-// Prefer a functor to a CB_HD lambda for keep: nvcc calls a __host__ __device__
-// lambda on the host through a function pointer, here once per overlapping pair.
+// Prefer a functor to a CB_HD lambda for keep: it is called once per overlapping
+// pair, and on the host a lambda's call is indirect (parallel.h).
 #pragma once
 
 #include <cstdint>
@@ -62,8 +62,7 @@ void build_cell_entries(const Context& ctx, const Aabb* boxes, int n, HashGrid& 
 
 /// One thread per entry k: its pairs with the later entries of its run, written
 /// at `write` when non-null; returns their count. Functors rather than CB_HD
-/// lambdas: nvcc calls a __host__ __device__ lambda on the host through a function
-/// pointer, which the CPU backend would pay once per entry.
+/// lambdas, for the CPU backend (parallel.h).
 template <class Keep>
 struct RunVisitor {
   const uint64_t* keys;

@@ -88,9 +88,8 @@ void feature_boxes(const Context& ctx, const Vec3f* x0, const Vec3f* x1, float m
   });
 }
 
-// emit_pairs of each triangle pair k, as functors (nvcc calls a __host__
-// __device__ lambda on the host through a function pointer, once per pair):
-// the counts, then the pairs at the scanned offsets
+// emit_pairs of each triangle pair k, as functors for the CPU backend
+// (parallel.h): the counts, then the pairs at the scanned offsets
 struct CountEmitted {
   CcdMesh m;
   FeatureBoxes fb;

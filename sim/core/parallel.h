@@ -1,6 +1,11 @@
 // parallel_for(ctx, n, f): calls f(i) for i in [0, n) — a CUDA launch on the Cuda
 // backend, an OpenMP loop on the CPU. `f` is a __host__ __device__ functor or an
 // extended lambda written with CB_HD:  parallel_for(ctx, n, [=] CB_HD (int i) {...});
+// In a CUDA build, nvcc calls an extended __host__ __device__ lambda on the host
+// through a function pointer, once per element, where a named functor's call
+// inlines into the loop: hot CPU loops (the PCG's rows, the broad phase's
+// visitors) are written as functors (on the 58² funnel the lambdas cost 15 % of
+// a CPU frame; RESULTS.md, eighteenth session).
 //
 // Kernels that use it live in .cu files. When the build has no CUDA those files
 // compile as C++ and only the CPU path exists. Each thread writes only its own

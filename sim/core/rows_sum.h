@@ -89,8 +89,7 @@ void rows_sum(const Context& ctx, int n, Row row, Finish finish, RowsSumScratch&
   }
   if (s.terms.size() < size_t(n)) s.terms.resize(ctx, size_t(n));
   float* terms = s.terms.data();
-  // a plain loop, not parallel_for with a lambda: nvcc calls a __host__ __device__
-  // lambda on the host through a function pointer, one call per element
+  // a plain loop, not parallel_for with a lambda of its own (see parallel.h)
 #pragma omp parallel for schedule(static) if (n >= kMinParallelCpu)
   for (int i = 0; i < n; ++i) terms[i] = row(i);
   finish(reduce_sum(ctx, terms, size_t(n)));

@@ -23,10 +23,9 @@ void CgScratch::resize(const Context& ctx, size_t n) {
 
 namespace {
 
-// The CG's per-row work is written as named functors, not CB_HD lambdas: nvcc
-// calls a __host__ __device__ lambda on the host through a function pointer, once
-// per row, which on the CPU backend cost about as much as a short row's
-// arithmetic. A functor's call inlines into the loop (same arithmetic, same bits).
+// The CG's per-row work is written as named functors, not CB_HD lambdas: on the
+// CPU backend a lambda's indirect call per row cost about as much as a short
+// row's arithmetic (parallel.h). Same arithmetic, same bits.
 
 // r = S (b - A x); z = P r; p = z; the row's r.z (S: the pin filter)
 struct StartRow {
