@@ -40,13 +40,11 @@ struct ZoneSet {
 
 }  // namespace
 
-void CollisionHandler::set_cloth(size_t nverts, const std::vector<Int3>& tris) {
+void CollisionHandler::set_cloth(size_t nverts, const std::vector<Int3>& tris, const Topology& topo) {
   nverts_ = nverts;
   cloth_tris_ = tris;
-  vert_tris_.assign(nverts, {});
-  for (size_t t = 0; t < tris.size(); ++t)
-    for (int k = 0; k < 3; ++k) vert_tris_[size_t(tris[t][k])].push_back(uint32_t(t));
-  neighbours_ = vertex_neighbours(nverts, tris);
+  vert_tris_ = topo.vert_tris;
+  ring1_ = topo.ring1;
   htris_.clear();
 }
 
@@ -100,9 +98,13 @@ size_t CollisionHandler::crossing_pairs(const Context& ctx, const CollisionInput
 
 void CollisionHandler::mark_touching(const std::vector<std::vector<int>>& zone_verts, std::vector<uint8_t>& td) const {
   std::fill(td.begin(), td.end(), 0);
-  for (const std::vector<int>& verts : zone_verts)
-    for (int v : verts)
-      for (uint32_t t : vert_tris_[size_t(v)]) td[t] = 1;
+  for (const std::vector<int>& verts : zone_verts) mark_triangles(verts, td);
+}
+
+void CollisionHandler::mark_triangles(const std::vector<int>& verts, std::vector<uint8_t>& td) const {
+  for (int v : verts)
+    for (uint32_t k = vert_tris_.offsets[size_t(v)]; k < vert_tris_.offsets[size_t(v) + 1]; ++k)
+      td[vert_tris_.indices[k]] = 1;
 }
 
 void CollisionHandler::set_tangles(const std::vector<Int2>& pairs) {
@@ -360,11 +362,10 @@ bool CollisionHandler::zone_rounds(const Context& ctx, const CollisionInput& in,
     // mesh obstacle moves in the step: on the kicking mannequin the followers
     // took 4 of the dress's 24 trajectories to crossed frames (none without)
     if (s.follow_strain > 0.f && obs_motion == 0.f) {
-      const std::vector<int> followers = follow_zones(zs.verts, neighbours_, *in.x_free, *in.inv_mass,
+      const std::vector<int> followers = follow_zones(zs.verts, ring1_, *in.x_free, *in.inv_mass,
                                                       s.follow_strain, x1);
       st.followers += followers.size();
-      for (int v : followers)
-        for (uint32_t t : vert_tris_[size_t(v)]) td[t] = 1;  // their new paths are checked too
+      mark_triangles(followers, td);  // their new paths are checked too
     }
     use_td = s.incremental;
   }

@@ -83,7 +83,7 @@
 #include "sim/solvers/icloth/impacts.h"
 #include "sim/solvers/icloth/narrow_phase.h"
 #include "sim/solvers/icloth/zone_batch.h"
-#include "sim/solvers/icloth/zone_followers.h"
+#include "sim/model/topology.h"
 #include "sim/solvers/icloth/zone_solver.h"
 
 namespace cb::icloth {
@@ -139,8 +139,9 @@ struct CollisionInput {
 
 class CollisionHandler {
  public:
-  /// Remembers the cloth triangles (ids into the cloth vertices).
-  void set_cloth(size_t nverts, const std::vector<Int3>& tris);
+  /// Remembers the cloth triangles (ids into the cloth vertices) and the rings
+  /// of their topology (build_topology(nverts, tris)).
+  void set_cloth(size_t nverts, const std::vector<Int3>& tris, const Topology& topo);
   /// Modifies x1 (nverts, starts as the unconstrained end positions) so that no
   /// feature pair collides over the step x0 -> x1.
   CollisionStats resolve(const Context& ctx, const CollisionInput& in, const CollisionSettings& s,
@@ -173,6 +174,8 @@ class CollisionHandler {
                         std::vector<Int2>* pairs = nullptr);
   /// The collision core's counter on the soup at x (soup_x0_ or soup_x1_).
   IntersectionCounts soup_intersections(const Context& ctx, const Vec3f* x, std::vector<Int2>* pairs);
+  /// td = 1 at the cloth triangles around the vertices `verts` (others unchanged).
+  void mark_triangles(const std::vector<int>& verts, std::vector<uint8_t>& td) const;
   /// td (cloth triangles) = 1 where a triangle touches a vertex of the zones, else 0.
   void mark_touching(const std::vector<std::vector<int>>& zone_verts, std::vector<uint8_t>& td) const;
   /// detect() within resolve(): the step's start positions are uploaded once.
@@ -193,8 +196,8 @@ class CollisionHandler {
                            CollisionStats& st);
   size_t nverts_ = 0;
   std::vector<Int3> cloth_tris_;
-  VertexNeighbours neighbours_;  ///< of the cloth's vertices (zone followers)
-  std::vector<std::vector<uint32_t>> vert_tris_;
+  Csr vert_tris_;  ///< (nverts) the triangles around each cloth vertex
+  Csr ring1_;      ///< (nverts) the vertices sharing an edge with each (zone followers)
   // combined soup (cloth + obstacles) on the backend and on the host
   std::vector<Vec3f> hx0_, hx1_;
   std::vector<Int3> htris_;

@@ -144,7 +144,7 @@ IClothSolver::IClothSolver(const Context& ctx, const ClothModel& model) : ctx_(c
   d.friction.upload(ctx, fr);
   d.repulsion.set_cloth(ctx, n, model.tris, model.topo);
   d.repulsion.set_rest(ctx, model.rest, model.vert_piece);
-  d.collisions.set_cloth(n, model.tris);
+  d.collisions.set_cloth(n, model.tris, model.topo);
   std::vector<uint32_t> piece(nt);
   for (size_t t = 0; t < nt; ++t) piece[t] = model.vert_piece[size_t(model.tris[t].a)];
   d.tri_piece.upload(ctx, piece);

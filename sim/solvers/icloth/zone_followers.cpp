@@ -1,29 +1,9 @@
 // The neighbours of an impact zone follow it (see zone_followers.h).
 #include "sim/solvers/icloth/zone_followers.h"
 
-#include <algorithm>
 #include <utility>
 
 namespace cb::icloth {
-
-VertexNeighbours vertex_neighbours(size_t nverts, const std::vector<Int3>& tris) {
-  std::vector<std::vector<uint32_t>> lists(nverts);
-  for (const Int3& t : tris)
-    for (int k = 0; k < 3; ++k) {
-      lists[size_t(t[k])].push_back(uint32_t(t[(k + 1) % 3]));
-      lists[size_t(t[k])].push_back(uint32_t(t[(k + 2) % 3]));
-    }
-  VertexNeighbours nb;
-  nb.off.assign(nverts + 1, 0);
-  for (size_t v = 0; v < nverts; ++v) {
-    std::vector<uint32_t>& l = lists[v];
-    std::sort(l.begin(), l.end());
-    l.erase(std::unique(l.begin(), l.end()), l.end());
-    nb.off[v + 1] = nb.off[v] + uint32_t(l.size());
-    nb.nbr.insert(nb.nbr.end(), l.begin(), l.end());
-  }
-  return nb;
-}
 
 namespace {
 
@@ -31,15 +11,15 @@ namespace {
 // `front` vertex longer than allowed move by the mean of their corrections
 // (Jacobi), and are added to `moved` the first time. slot: (nverts) scratch, -1
 // everywhere on entry and on return. Returns whether any vertex moved.
-bool sweep_ring(const std::vector<int>& front, const VertexNeighbours& nb, const std::vector<Vec3f>& x_free,
+bool sweep_ring(const std::vector<int>& front, const Csr& ring1, const std::vector<Vec3f>& x_free,
                 const std::vector<float>& inv_mass, float limit, const std::vector<uint8_t>& fixed,
                 std::vector<int>& slot, std::vector<uint8_t>& seen, std::vector<int>& moved, std::vector<Vec3f>& x1) {
   std::vector<int> ids;
   std::vector<Vec3f> shift;  // m, summed corrections of ids[i]
   std::vector<int> count;
   for (int v : front)
-    for (uint32_t k = nb.off[size_t(v)]; k < nb.off[size_t(v) + 1]; ++k) {
-      const size_t u = nb.nbr[k];
+    for (uint32_t k = ring1.offsets[size_t(v)]; k < ring1.offsets[size_t(v) + 1]; ++k) {
+      const size_t u = ring1.indices[k];
       if (fixed[u] || inv_mass[u] == 0.f) continue;
       const float allowed = (1.f + limit) * length(x_free[u] - x_free[size_t(v)]);
       const Vec3f e = x1[u] - x1[size_t(v)];
@@ -68,7 +48,7 @@ bool sweep_ring(const std::vector<int>& front, const VertexNeighbours& nb, const
 
 }  // namespace
 
-std::vector<int> follow_zones(const std::vector<std::vector<int>>& zone_verts, const VertexNeighbours& nb,
+std::vector<int> follow_zones(const std::vector<std::vector<int>>& zone_verts, const Csr& ring1,
                               const std::vector<Vec3f>& x_free, const std::vector<float>& inv_mass, float limit,
                               std::vector<Vec3f>& x1) {
   std::vector<uint8_t> fixed(x1.size(), 0), seen(x1.size(), 0);
@@ -82,7 +62,7 @@ std::vector<int> follow_zones(const std::vector<std::vector<int>>& zone_verts, c
   for (int ring = 0; ring < kMaxFollowRings && !front.empty(); ++ring) {
     std::vector<int> moved;  // this ring's followers, in the order they first moved
     for (int sweep = 0; sweep < kRingSweeps; ++sweep)
-      if (!sweep_ring(front, nb, x_free, inv_mass, limit, fixed, slot, seen, moved, x1)) break;
+      if (!sweep_ring(front, ring1, x_free, inv_mass, limit, fixed, slot, seen, moved, x1)) break;
     for (int u : moved) fixed[size_t(u)] = 1;
     all.insert(all.end(), moved.begin(), moved.end());
     front = std::move(moved);

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "sim/core/math.h"
+#include "sim/model/topology.h"
 
 namespace cb::icloth {
 
@@ -35,18 +36,11 @@ constexpr int kMaxFollowRings = 8;
 /// Jacobi sweeps of a ring's corrections at most.
 constexpr int kRingSweeps = 8;
 
-/// The vertices each vertex shares an edge with (CSR: neighbours of v are
-/// nbr[off[v] .. off[v + 1]), increasing).
-struct VertexNeighbours {
-  std::vector<uint32_t> off, nbr;
-};
-VertexNeighbours vertex_neighbours(size_t nverts, const std::vector<Int3>& tris);
-
 /// Moves the followers of the zones (vertex ids per zone) in x1 (m) as above;
-/// x_free: (nverts) m, inv_mass: (nverts) 0 = pinned (never moved), limit: the
+/// ring1: the mesh's vertex neighbours (Topology::ring1); x_free: (nverts) m, inv_mass: (nverts) 0 = pinned (never moved), limit: the
 /// strain the zones may leave on a rim edge beyond its free length. Returns the
 /// moved vertices.
-std::vector<int> follow_zones(const std::vector<std::vector<int>>& zone_verts, const VertexNeighbours& nb,
+std::vector<int> follow_zones(const std::vector<std::vector<int>>& zone_verts, const Csr& ring1,
                               const std::vector<Vec3f>& x_free, const std::vector<float>& inv_mass, float limit,
                               std::vector<Vec3f>& x1);
 

@@ -11,6 +11,7 @@
 
 #include "sim/collision/penetration.h"
 #include "sim/model/grid.h"
+#include "sim/model/topology.h"
 #include "sim/solvers/icloth/collision_handler.h"
 #include "sim/solvers/icloth/collision_kernels.h"
 #include "support/test_support.h"
@@ -76,7 +77,7 @@ std::set<std::array<int, 4>> keys(const std::vector<Impact>& imps) {
 // for it; x1: the end positions.
 CollisionStats resolve_step(const Context& ctx, CollisionHandler& h, const Sheets& s, const CollisionInput& in,
                             const CollisionSettings& cs, std::vector<Vec3f>& x1) {
-  h.set_cloth(s.x0.size(), s.tris);
+  h.set_cloth(s.x0.size(), s.tris, build_topology(s.x0.size(), s.tris));
   x1 = *in.x_free;
   return h.resolve(ctx, in, cs, x1);
 }
@@ -145,7 +146,7 @@ TEST(IClothCollisions, IncrementalCcdFindsTheSameImpactsAsFullCcd) {
   CollisionInput in = input(s, x1);
   for (const Context& ctx : test::backends()) {
     CollisionHandler h;
-    h.set_cloth(s.x0.size(), s.tris);
+    h.set_cloth(s.x0.size(), s.tris, build_topology(s.x0.size(), s.tris));
     CollisionSettings cs;
     CollisionStats st;
     std::vector<Impact> first = h.detect(ctx, in, cs, x1, nullptr, &st);

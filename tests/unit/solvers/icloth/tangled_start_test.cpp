@@ -13,6 +13,7 @@
 
 #include "sim/collision/penetration.h"
 #include "sim/model/grid.h"
+#include "sim/model/topology.h"
 #include "sim/solvers/icloth/collision_handler.h"
 #include "sim/world.h"
 #include "support/test_support.h"
@@ -240,7 +241,7 @@ TEST(IClothTangledStart, CrossedTrianglesMayMoveButCleanPairsStillCollide) {
   in.thickness = &s.thick;
   for (const Context& ctx : test::backends()) {
     CollisionHandler h;
-    h.set_cloth(s.x0.size(), s.tris);
+    h.set_cloth(s.x0.size(), s.tris, build_topology(s.x0.size(), s.tris));
     std::vector<Int2> tangles = h.find_tangles(ctx, in);
     ASSERT_GT(tangles.size(), 0u);
     for (const Int2& p : tangles) {  // only A-B pairs cross
@@ -275,7 +276,7 @@ TEST(IClothTangledStart, CrossedTrianglesMayMoveButCleanPairsStillCollide) {
     }
     // without the exclusion the same step cannot move B: the crossed pairs are impacts
     CollisionHandler strict;
-    strict.set_cloth(s.x0.size(), s.tris);
+    strict.set_cloth(s.x0.size(), s.tris, build_topology(s.x0.size(), s.tris));
     CollisionStats st2;
     EXPECT_GT(strict.detect(ctx, in, cs, x_free, nullptr, &st2).size(), 0u);
   }

@@ -1,11 +1,13 @@
 // The neighbours of an impact zone follow it where its solution stretched them
-// (zone_followers.h): the rule on a hand-built strip, ring by ring.
+// (zone_followers.h): the rule on a hand-built strip, ring by ring (the rings of
+// neighbours are Topology::ring1, tested in topology_test).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
+#include "sim/model/topology.h"
 #include "sim/solvers/icloth/zone_followers.h"
 
 namespace cb::icloth {
@@ -29,15 +31,6 @@ float edge_strain(const std::vector<Vec3f>& x, const std::vector<Vec3f>& ref, in
   return length(x[size_t(a)] - x[size_t(b)]) / length(ref[size_t(a)] - ref[size_t(b)]) - 1.f;
 }
 
-TEST(ZoneFollowers, NeighboursAreTheVerticesThatShareAnEdge) {
-  const Strip s(3);  // vertices 0..5
-  const VertexNeighbours nb = vertex_neighbours(s.x.size(), s.tris);
-  auto of = [&](int v) { return std::vector<uint32_t>(nb.nbr.begin() + nb.off[v], nb.nbr.begin() + nb.off[v + 1]); };
-  EXPECT_EQ(of(0), (std::vector<uint32_t>{1, 2}));
-  EXPECT_EQ(of(2), (std::vector<uint32_t>{0, 1, 3, 4}));
-  EXPECT_EQ(of(3), (std::vector<uint32_t>{1, 2, 4, 5}));
-}
-
 // The zone (vertices 0 and 1, one end of a 10-column strip) was pushed 3 cm down
 // while the rest stayed at its free end positions: the edges from the zone are
 // stretched 3.16 times their length. With a limit of 0.3 the next column follows
@@ -50,7 +43,7 @@ TEST(ZoneFollowers, TheRimFollowsRingByRingUntilNoEdgeIsStretchedBeyondTheLimit)
   const std::vector<float> w(s.x.size(), 1.f);
   std::vector<Vec3f> x1 = x_free;
   x1[0].y = x1[1].y = -0.03f;
-  const std::vector<int> moved = follow_zones({{0, 1}}, vertex_neighbours(s.x.size(), s.tris), x_free, w, 0.3f, x1);
+  const std::vector<int> moved = follow_zones({{0, 1}}, build_topology(s.x.size(), s.tris).ring1, x_free, w, 0.3f, x1);
   ASSERT_FALSE(moved.empty());
   EXPECT_EQ(x1[0].y, -0.03f) << "a zone's own vertices keep the zone's solution";
   // along the strip no edge is left near the zone's 2.16: each ring's sweeps
@@ -71,13 +64,13 @@ TEST(ZoneFollowers, APinnedNeighbourAndAnEdgeWithinTheLimitStay) {
   w[2] = 0.f;  // pinned
   std::vector<Vec3f> x1 = x_free;
   x1[0].y = -0.03f;  // vertex 0's edges to 1 and 2 stretched; 1 is free
-  const std::vector<int> moved = follow_zones({{0}}, vertex_neighbours(s.x.size(), s.tris), x_free, w, 0.3f, x1);
+  const std::vector<int> moved = follow_zones({{0}}, build_topology(s.x.size(), s.tris).ring1, x_free, w, 0.3f, x1);
   EXPECT_EQ(x1[2].y, 0.f) << "pinned";
   EXPECT_LT(x1[1].y, 0.f) << "free and stretched: follows";
   // a zone that moved within the limit moves nobody
   std::vector<Vec3f> x2 = x_free;
   x2[0].y = -0.005f;  // edge 0-1: 1.118 times
-  EXPECT_TRUE(follow_zones({{0}}, vertex_neighbours(s.x.size(), s.tris), x_free, w, 0.3f, x2).empty());
+  EXPECT_TRUE(follow_zones({{0}}, build_topology(s.x.size(), s.tris).ring1, x_free, w, 0.3f, x2).empty());
   EXPECT_EQ(x2, [&] { std::vector<Vec3f> y = x_free; y[0].y = -0.005f; return y; }());
 }
 
