@@ -247,7 +247,30 @@ void append_zone(const std::vector<int>& verts, const std::vector<int>& ids, con
     zi.d = im.d;
     b.imp.push_back(zi);
   }
-  b.end_zone();
+}
+
+// appends the membrane's edges of the zone just appended (zone_solver.h): every
+// cloth edge at one of its vertices, once, with the length it has at the free
+// end positions times 1 + strain; a far end outside the zone is fixed where x1
+// has it now. local: as append_zone left it (other zones' ids may be stale).
+void append_membrane(const std::vector<int>& verts, const Csr& ring1, const std::vector<Vec3f>& x_free,
+                     const std::vector<Vec3f>& x1, const std::vector<int>& local, float strain, ZoneBatch& b) {
+  const int nv = int(verts.size());
+  for (int i = 0; i < nv; ++i) {
+    const size_t v = size_t(verts[size_t(i)]);
+    for (uint32_t k = ring1.offsets[v]; k < ring1.offsets[v + 1]; ++k) {
+      const size_t u = ring1.indices[k];
+      const int j = local[u];
+      const bool inside = j >= 0 && j < nv && size_t(verts[size_t(j)]) == u;
+      if (inside && j < i) continue;  // added from u's side
+      ZoneEdge e;
+      e.lv[0] = i;
+      e.lv[1] = inside ? j : -1;
+      if (!inside) e.fixed = x1[u];
+      e.len = (1.f + strain) * length(x_free[v] - x_free[u]);
+      b.edges.push_back(e);
+    }
+  }
 }
 
 // A zone's solution is trusted as far as the step's own motion reaches: the
@@ -334,7 +357,12 @@ bool CollisionHandler::zone_rounds(const Context& ctx, const CollisionInput& in,
     ScopedStage stage(timer_, "impact zones");
     ZoneSet zs = build_zones(all, nverts_, *in.inv_mass);
     ZoneBatch batch;
-    for (size_t z = 0; z < zs.verts.size(); ++z) append_zone(zs.verts[z], zs.impacts[z], all, in, x1, nverts_, local, batch);
+    for (size_t z = 0; z < zs.verts.size(); ++z) {
+      append_zone(zs.verts[z], zs.impacts[z], all, in, x1, nverts_, local, batch);
+      if (s.zone.membrane > 0.f)
+        append_membrane(zs.verts[z], ring1_, *in.x_free, x1, local, s.membrane_strain, batch);
+      batch.end_zone();
+    }
     std::vector<ZoneResult> res;
     {
       ScopedStage solve(timer_, "zone solve");

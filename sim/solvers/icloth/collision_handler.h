@@ -98,6 +98,9 @@ struct CollisionSettings {
   /// a zone's rim follows it past this strain over its free length
   /// (zone_followers.h; not while a mesh obstacle moves in the step); 0 = off
   float follow_strain = 0.3f;
+  /// the zones' membrane (ZoneSettings::membrane) pulls back edges stretched
+  /// beyond (1 + this) x their free length
+  float membrane_strain = 0.f;
   ZoneSettings zone;
 };
 

@@ -48,6 +48,10 @@ ParamTable IClothParams::to_table() const {
   t.add_int("rigid_rounds", rigid_rounds, 0, 1000, "rigid-zone rounds before the clamp (at most 5 when tangled)");
   t.add_float("zone_follow", zone_follow, 0, 10, "",
               "a zone's neighbours follow it past this strain of their edge over its free length (0 = off)");
+  t.add_float("zone_membrane", zone_membrane, 0, 1e6, "",
+              "stiffness of the zones' membrane, x the zone's mean vertex mass (0 = off: the paper's objective)");
+  t.add_float("zone_membrane_strain", zone_membrane_strain, 0, 10, "",
+              "the zones' membrane pulls back edges beyond this strain over their free length");
   t.add_bool("untangle", untangle, "push triangle pairs that start a step intersecting apart (untangle.h)");
   t.add_bool("incremental_ccd", incremental_ccd, "re-check only T_d-T_s and T_d-T_d pairs (Algorithm 1)");
   t.add_bool("count_intersections", count_intersections, "count intersecting triangle pairs after each frame");
@@ -86,6 +90,8 @@ std::string IClothParams::from_table(const ParamTable& t, IClothParams* out) {
   p.collision_rounds = t.get_int("collision_rounds");
   p.rigid_rounds = t.get_int("rigid_rounds");
   p.zone_follow = float(t.get("zone_follow"));
+  p.zone_membrane = float(t.get("zone_membrane"));
+  p.zone_membrane_strain = float(t.get("zone_membrane_strain"));
   p.untangle = t.get_bool("untangle");
   p.incremental_ccd = t.get_bool("incremental_ccd");
   p.count_intersections = t.get_bool("count_intersections");

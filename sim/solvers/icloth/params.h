@@ -73,6 +73,12 @@ struct IClothParams {
   /// a zone's free neighbours follow it where its solution stretched their edge
   /// beyond (1 + zone_follow) x its free length (zone_followers.h); 0 = off
   float zone_follow = 0.3f;
+  /// the zones' membrane (zone_solver.h): a one-sided spring on every cloth edge
+  /// at a zone vertex, of stiffness zone_membrane x the zone's mean vertex mass,
+  /// pulls back edges the zone stretches beyond (1 + zone_membrane_strain) x
+  /// their free length; 0 = off (the paper's objective)
+  float zone_membrane = 100.f;
+  float zone_membrane_strain = 0.f;
   int rigid_rounds = 20;         ///< max rigid-impact-zone rounds before the step is clamped (collision_handler.h)
   bool incremental_ccd = true;   ///< re-check only T_d-T_s and T_d-T_d after the first round
   /// run the penetration counter after every frame (stat "intersecting pairs");

@@ -553,12 +553,15 @@ void IClothSolver::resolve_collisions(const StepInputs& in, SimState& state, flo
   cs.max_rounds = params_.collision_rounds;
   cs.max_rigid_rounds = params_.rigid_rounds;
   cs.untangle = params_.untangle && d.seen_clean_start;
-  // like the pushes: a tangled hand-over's zones keep their rim still (with
-  // followers the swings of tangled_start_test grew tangles and froze)
+  // like the pushes: a tangled hand-over's zones keep their rim still and
+  // have no membrane (with either, the swings of tangled_start_test grew tangles:
+  // the followers froze two, the membrane took one from 35 to 37 pairs)
   cs.follow_strain = d.seen_clean_start ? params_.zone_follow : 0.f;
   cs.zone.mu = params_.zone_mu;
   cs.zone.max_iterations = params_.zone_iterations;
   cs.zone.rho = params_.chebyshev_rho;
+  cs.zone.membrane = d.seen_clean_start ? params_.zone_membrane : 0.f;
+  cs.membrane_strain = params_.zone_membrane_strain;
   if (d.check_tangles) {
     ScopedStage t(in.timer, "tangle check");
     d.collisions.set_tangles(d.collisions.find_tangles(ctx_, ci));

@@ -13,25 +13,41 @@
 namespace cb::icloth {
 namespace {
 
-/// The incidence lists of a batch: flat vertex v's entries are
-/// inc[inc_off[v] .. inc_off[v + 1]), each 4 j + k (local impact j, corner k),
-/// j increasing (a counting sort over the impacts in order).
-void build_incidence(const ZoneBatch& b, std::vector<int>& inc_off, std::vector<int>& inc) {
-  inc_off.assign(b.x.size() + 1, 0);
-  for (size_t z = 0; z < b.num_zones(); ++z)
+/// Calls visit(flat vertex, entry) for every incidence of the batch, in the
+/// order the lists keep: each zone's impacts (entry 4 j + k: local impact j,
+/// corner k), then its membrane's edges (entry -(2 e + k) - 1: local edge e, end k).
+template <class Visit>
+void for_each_incidence(const ZoneBatch& b, Visit visit) {
+  for (size_t z = 0; z < b.num_zones(); ++z) {
     for (int j = b.imp_off[z]; j < b.imp_off[z + 1]; ++j)
       for (int k = 0; k < 4; ++k)
-        if (b.imp[size_t(j)].lv[k] >= 0) inc_off[size_t(b.vert_off[z] + b.imp[size_t(j)].lv[k]) + 1]++;
+        if (b.imp[size_t(j)].lv[k] >= 0) visit(b.vert_off[z] + b.imp[size_t(j)].lv[k], 4 * (j - b.imp_off[z]) + k);
+    for (int e = b.edge_off[z]; e < b.edge_off[z + 1]; ++e)
+      for (int k = 0; k < 2; ++k)
+        if (b.edges[size_t(e)].lv[k] >= 0) visit(b.vert_off[z] + b.edges[size_t(e)].lv[k], -(2 * (e - b.edge_off[z]) + k) - 1);
+  }
+}
+
+/// The incidence lists of a batch: flat vertex v's entries are
+/// inc[inc_off[v] .. inc_off[v + 1]) in for_each_incidence's order (a counting sort).
+void build_incidence(const ZoneBatch& b, std::vector<int>& inc_off, std::vector<int>& inc) {
+  inc_off.assign(b.x.size() + 1, 0);
+  for_each_incidence(b, [&](int v, int) { inc_off[size_t(v) + 1]++; });
   for (size_t v = 0; v < b.x.size(); ++v) inc_off[v + 1] += inc_off[v];
   inc.assign(size_t(inc_off.back()), 0);
   std::vector<int> fill(inc_off.begin(), inc_off.end() - 1);
-  for (size_t z = 0; z < b.num_zones(); ++z)
-    for (int j = b.imp_off[z]; j < b.imp_off[z + 1]; ++j)
-      for (int k = 0; k < 4; ++k) {
-        const int lv = b.imp[size_t(j)].lv[k];
-        if (lv >= 0) inc[size_t(fill[size_t(b.vert_off[z] + lv)]++)] = 4 * (j - b.imp_off[z]) + k;
-      }
+  for_each_incidence(b, [&](int v, int entry) { inc[size_t(fill[size_t(v)]++)] = entry; });
 }
+
+/// The batch's input arrays (backend or host memory).
+struct ZoneArrays {
+  const int *vert_off, *imp_off, *edge_off;
+  Vec3f* x;
+  const Vec3f* xt;
+  const float* m;
+  const ZoneImpact* imp;
+  const ZoneEdge* edges;
+};
 
 /// Flat scratch arrays of a batch (backend or host memory).
 struct FlatScratch {
@@ -42,16 +58,17 @@ struct FlatScratch {
 };
 
 /// Zone z's view into the flat arrays.
-CB_HD inline ZoneView zone_view(int z, const int* vert_off, const int* imp_off, Vec3f* x, const Vec3f* xt,
-                                const float* m, const ZoneImpact* imp, const FlatScratch& f) {
-  const int v0 = vert_off[z], j0 = imp_off[z];
+CB_HD inline ZoneView zone_view(int z, const ZoneArrays& a, const FlatScratch& f) {
+  const int v0 = a.vert_off[z], j0 = a.imp_off[z], e0 = a.edge_off[z];
   ZoneView v;
-  v.nv = vert_off[z + 1] - v0;
-  v.ni = imp_off[z + 1] - j0;
-  v.x = x + v0;
-  v.xt = xt + v0;
-  v.m = m + v0;
-  v.imp = imp + j0;
+  v.nv = a.vert_off[z + 1] - v0;
+  v.ni = a.imp_off[z + 1] - j0;
+  v.ne = a.edge_off[z + 1] - e0;
+  v.x = a.x + v0;
+  v.xt = a.xt + v0;
+  v.m = a.m + v0;
+  v.imp = a.imp + j0;
+  v.edges = a.edges + e0;
   v.inc_off = f.inc_off + v0;
   v.inc = f.inc + f.inc_off[v0];
   v.lambda = f.lambda + j0;
@@ -203,38 +220,32 @@ CB_HD inline bool is_large(const int* vert_off, const int* imp_off, int z, int l
   return (vert_off[z + 1] - vert_off[z]) + (imp_off[z + 1] - imp_off[z]) > large_from;
 }
 
-__global__ void __launch_bounds__(kZoneThreads) solve_zones_kernel(const int* vert_off, const int* imp_off, Vec3f* x,
-                                                                   const Vec3f* xt, const float* m,
-                                                                   const ZoneImpact* imp, FlatScratch f,
-                                                                   ZoneSettings s, ZoneResult* results,
-                                                                   int large_from) {
+__global__ void __launch_bounds__(kZoneThreads) solve_zones_kernel(ZoneArrays a, FlatScratch f, ZoneSettings s,
+                                                                   ZoneResult* results, int large_from) {
   __shared__ double sd[33];
   __shared__ float sf[33];
-  if (is_large(vert_off, imp_off, int(blockIdx.x), large_from)) return;  // solve_large_zone_kernel's
+  if (is_large(a.vert_off, a.imp_off, int(blockIdx.x), large_from)) return;  // solve_large_zone_kernel's
   const BlockTeam team{sd, sf};
-  const ZoneView z = zone_view(int(blockIdx.x), vert_off, imp_off, x, xt, m, imp, f);
+  const ZoneView z = zone_view(int(blockIdx.x), a, f);
   const ZoneResult r = solve_zone(z, s, team);
   if (threadIdx.x == 0) results[blockIdx.x] = r;
 }
 
-__global__ void __launch_bounds__(kGridThreads) solve_large_zone_kernel(int zone, const int* vert_off,
-                                                                        const int* imp_off, Vec3f* x,
-                                                                        const Vec3f* xt, const float* m,
-                                                                        const ZoneImpact* imp, FlatScratch f,
+__global__ void __launch_bounds__(kGridThreads) solve_large_zone_kernel(int zone, ZoneArrays a, FlatScratch f,
                                                                         ZoneSettings s, double* part_d,
                                                                         float* part_f, ZoneResult* results) {
   __shared__ double sd[33];
   __shared__ float sf[33];
   const GridTeam team{sd, sf, part_d, part_f};
-  const ZoneView z = zone_view(zone, vert_off, imp_off, x, xt, m, imp, f);
+  const ZoneView z = zone_view(zone, a, f);
   const ZoneResult r = solve_zone(z, s, team);
   if (blockIdx.x == 0 && threadIdx.x == 0) results[zone] = r;
 }
 
 // every large zone of the batch, one cooperative launch each (the device's
 // co-resident blocks, fewer for a zone that needs fewer)
-void solve_large_zones(const Context& ctx, const ZoneBatch& b, const FlatScratch& f, const ZoneSettings& s,
-                       ZoneBatchScratch& sc) {
+void solve_large_zones(const Context& ctx, const ZoneBatch& b, const ZoneArrays& a, const FlatScratch& f,
+                       const ZoneSettings& s, ZoneBatchScratch& sc) {
   int per_sm = 0, sms = 0;
   CB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, solve_large_zone_kernel, kGridThreads, 0));
   CB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx.device));
@@ -243,12 +254,7 @@ void solve_large_zones(const Context& ctx, const ZoneBatch& b, const FlatScratch
     sc.part_d.resize(ctx, size_t(2 * most));
     sc.part_f.resize(ctx, size_t(2 * most));
   }
-  const int* vo = sc.vert_off.data();
-  const int* io = sc.imp_off.data();
-  Vec3f* x = sc.x.data();
-  const Vec3f* xt = sc.xt.data();
-  const float* m = sc.m.data();
-  const ZoneImpact* imp = sc.imp.data();
+  ZoneArrays as = a;
   FlatScratch fs = f;
   ZoneSettings st = s;
   double* pd = sc.part_d.data();
@@ -258,7 +264,7 @@ void solve_large_zones(const Context& ctx, const ZoneBatch& b, const FlatScratch
     if (!is_large(b.vert_off.data(), b.imp_off.data(), z, kGridZone)) continue;
     const int work = (b.vert_off[size_t(z) + 1] - b.vert_off[size_t(z)]) + (b.imp_off[size_t(z) + 1] - b.imp_off[size_t(z)]);
     const int blocks = std::max(1, std::min(most, (work + kGridThreads - 1) / kGridThreads));
-    void* args[] = {&z, &vo, &io, &x, &xt, &m, &imp, &fs, &st, &pd, &pf, &res};
+    void* args[] = {&z, &as, &fs, &st, &pd, &pf, &res};
     CB_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(solve_large_zone_kernel), dim3(unsigned(blocks)),
                                               dim3(kGridThreads), args, 0, nullptr));
   }
@@ -273,11 +279,11 @@ std::vector<ZoneResult> solve_on_cpu(ZoneBatch& b, const ZoneSettings& s, std::v
   const FlatScratch f{inc_off.data(), inc.data(), lambda.data(), ct.data(), D.data(), g.data(), xprev.data(),
                       xtry.data()};
   std::vector<ZoneResult> res(b.num_zones());
+  const ZoneArrays a{b.vert_off.data(), b.imp_off.data(), b.edge_off.data(), b.x.data(),
+                     b.xt.data(),       b.m.data(),       b.imp.data(),      b.edges.data()};
 #pragma omp parallel for schedule(dynamic)
   for (long long z = 0; z < (long long)res.size(); ++z)
-    res[size_t(z)] = solve_zone(zone_view(int(z), b.vert_off.data(), b.imp_off.data(), b.x.data(), b.xt.data(),
-                                          b.m.data(), b.imp.data(), f),
-                                s, SerialTeam{});
+    res[size_t(z)] = solve_zone(zone_view(int(z), a, f), s, SerialTeam{});
   return res;
 }
 
@@ -298,6 +304,8 @@ std::vector<ZoneResult> solve_zones(const Context& ctx, ZoneBatch& b, const Zone
   sc.xt.upload(ctx, b.xt);
   sc.m.upload(ctx, b.m);
   sc.imp.upload(ctx, b.imp);
+  sc.edge_off.upload(ctx, b.edge_off);
+  sc.edges.upload(ctx, b.edges.empty() ? std::vector<ZoneEdge>(1) : b.edges);
   for (auto* v : {&sc.g, &sc.xprev, &sc.xtry})
     if (v->size() < nv) v->resize(ctx, nv);
   for (auto* v : {&sc.lambda, &sc.ct})
@@ -309,11 +317,11 @@ std::vector<ZoneResult> solve_zones(const Context& ctx, ZoneBatch& b, const Zone
   int coop = 0;
   CB_CUDA_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, ctx.device));
   const int large_from = coop ? kGridZone : INT_MAX;  // without it, every zone gets one block
-  solve_zones_kernel<<<unsigned(b.num_zones()), kZoneThreads>>>(sc.vert_off.data(), sc.imp_off.data(), sc.x.data(),
-                                                               sc.xt.data(), sc.m.data(), sc.imp.data(), f, s,
-                                                               sc.results.data(), large_from);
+  const ZoneArrays a{sc.vert_off.data(), sc.imp_off.data(), sc.edge_off.data(), sc.x.data(),
+                     sc.xt.data(),       sc.m.data(),       sc.imp.data(),      sc.edges.data()};
+  solve_zones_kernel<<<unsigned(b.num_zones()), kZoneThreads>>>(a, f, s, sc.results.data(), large_from);
   CB_CUDA_CHECK(cudaGetLastError());
-  if (coop) solve_large_zones(ctx, b, f, s, sc);
+  if (coop) solve_large_zones(ctx, b, a, f, s, sc);
   sc.x.download(b.x);
   std::vector<ZoneResult> res = sc.results.to_host();
   res.resize(b.num_zones());

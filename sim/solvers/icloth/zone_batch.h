@@ -16,28 +16,32 @@
 namespace cb::icloth {
 
 /// Zones packed for one launch (host). Zone z owns the vertices
-/// [vert_off[z], vert_off[z + 1]) and the impacts [imp_off[z], imp_off[z + 1]) of
-/// the flat arrays; an impact's lv are local to its zone.
+/// [vert_off[z], vert_off[z + 1]), the impacts [imp_off[z], imp_off[z + 1]) and
+/// the membrane's edges [edge_off[z], edge_off[z + 1]) of the flat arrays; an
+/// impact's and an edge's lv are local to its zone.
 struct ZoneBatch {
-  std::vector<int> vert_off{0}, imp_off{0};  ///< (nzones + 1)
+  std::vector<int> vert_off{0}, imp_off{0}, edge_off{0};  ///< (nzones + 1)
   std::vector<Vec3f> x;          ///< m, in: start guesses, out: solutions
   std::vector<Vec3f> xt;         ///< m, unconstrained end positions
   std::vector<float> m;          ///< kg
   std::vector<ZoneImpact> imp;
+  std::vector<ZoneEdge> edges;   ///< empty when the membrane is off
   size_t num_zones() const { return vert_off.size() - 1; }
-  /// Closes the zone made of the vertices and impacts appended since the last call.
+  /// Closes the zone made of the vertices, impacts and edges appended since the last call.
   void end_zone() {
     vert_off.push_back(int(x.size()));
     imp_off.push_back(int(imp.size()));
+    edge_off.push_back(int(edges.size()));
   }
 };
 
 /// Backend copies of a batch and the solver's scratch, reused between rounds.
 struct ZoneBatchScratch {
-  DeviceBuffer<int> vert_off, imp_off, inc_off, inc;
+  DeviceBuffer<int> vert_off, imp_off, edge_off, inc_off, inc;
   DeviceBuffer<Vec3f> x, xt, g, xprev, xtry;
   DeviceBuffer<float> m, lambda, ct, D;
   DeviceBuffer<ZoneImpact> imp;
+  DeviceBuffer<ZoneEdge> edges;
   DeviceBuffer<ZoneResult> results;
   DeviceBuffer<double> part_d;  ///< large zones: per-block partial sums
   DeviceBuffer<float> part_f;

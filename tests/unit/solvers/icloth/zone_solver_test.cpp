@@ -2,6 +2,8 @@
 // penetrations, and the batch on every backend.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <vector>
 
@@ -15,12 +17,14 @@ struct Zone {
   std::vector<Vec3f> x, xt;
   std::vector<float> m;
   std::vector<ZoneImpact> imp;
+  std::vector<ZoneEdge> edges;  // the membrane's (used where ZoneSettings::membrane > 0)
   // solved as a batch of one zone on ctx (on CUDA: one thread block)
   ZoneResult solve(const ZoneSettings& s, const Context& ctx = Context{}) {
     ZoneBatch b;
     b.x = b.xt = xt;
     b.m = m;
     b.imp = imp;
+    b.edges = edges;
     b.end_zone();
     ZoneBatchScratch scratch;
     std::vector<ZoneResult> r = solve_zones(ctx, b, s, scratch);
@@ -149,9 +153,111 @@ TEST(IClothZoneSolver, LeavesASatisfiedZoneUntouched) {
   for (size_t i = 0; i < 4; ++i) EXPECT_EQ(z.x[i], z.xt[i]);
 }
 
+ZoneEdge edge(int a, int b, float len, Vec3f fixed = {}) {
+  ZoneEdge e;
+  e.lv[0] = a;
+  e.lv[1] = b;
+  e.fixed = fixed;
+  e.len = len;
+  return e;
+}
+
+// A strip of three vertices, 5 mm apart along x, whose first vertex ended 5 mm
+// below a fixed triangle (an obstacle it hit) and whose far end is held by the
+// sheet outside the zone (a fixed edge end). The paper's objective moves the
+// colliding vertex alone and stretches its edge to twice its length; the
+// membrane lifts its neighbour along and shares the stretch between the edges.
+Zone strip_through_an_obstacle() {
+  Zone z;
+  z.xt = {Vec3f{0, 0, -0.005f}, Vec3f{0.005f, 0, -0.005f}, Vec3f{0.01f, 0, -0.005f}};
+  z.m = {1e-4f, 1e-4f, 1e-4f};
+  ZoneImpact im = vf(0, -1, -1, -1, Vec3f{1.f / 3, 1.f / 3, 1.f / 3}, Vec3f{0, 0, 1}, kD);
+  im.fixed[1] = Vec3f{-0.1f, -0.1f, 0};
+  im.fixed[2] = Vec3f{0.1f, -0.1f, 0};
+  im.fixed[3] = Vec3f{-0.1f, 0.1f, 0};
+  z.imp = {im};
+  z.edges = {edge(0, 1, 0.005f), edge(1, 2, 0.005f), edge(2, -1, 0.005f, Vec3f{0.015f, 0, -0.005f})};
+  return z;
+}
+
+float worst_edge_strain(const Zone& z) {
+  float worst = 0.f;
+  for (const ZoneEdge& e : z.edges) {
+    const Vec3f b = e.lv[1] >= 0 ? z.x[size_t(e.lv[1])] : e.fixed;
+    worst = std::max(worst, length(z.x[size_t(e.lv[0])] - b) / e.len - 1.f);
+  }
+  return worst;
+}
+
+TEST(IClothZoneSolver, TheMembraneSharesTheStretchOfAPushedVertex) {
+  float strain[2];
+  for (int on = 0; on < 2; ++on) {
+    Zone z = strip_through_an_obstacle();
+    ZoneSettings s;
+    s.membrane = on ? 100.f : 0.f;
+    const ZoneResult r = z.solve(s);
+    EXPECT_TRUE(r.converged) << "membrane " << on;
+    EXPECT_GE(z.c(0), -0.1f * kD) << "the impact holds either way";
+    strain[on] = worst_edge_strain(z);
+  }
+  std::printf("zone membrane: worst edge strain %.3f without, %.3f with\n", strain[0], strain[1]);
+  EXPECT_GT(strain[0], 0.9f) << "without the membrane the first edge doubles";
+  EXPECT_LT(strain[1], 0.6f * strain[0]);
+}
+
+// the membrane's gradient (gathered per vertex through the incidence list) and
+// its objective agree: central differences of f at a point where both edges of
+// the strip pull and one is slack
+TEST(IClothZoneSolver, TheMembraneGradientMatchesFiniteDifferences) {
+  Zone z = strip_through_an_obstacle();
+  z.x = {Vec3f{0.0003f, 0.0002f, 0.002f}, Vec3f{0.0061f, -0.0004f, 0.001f}, Vec3f{0.0098f, 0.0001f, -0.0049f}};
+  std::vector<int> inc_off{0}, inc;  // vertex 0: impact corner 0, edge 0 end 0; ...
+  for (int v = 0; v < 3; ++v) {
+    if (v == 0) inc.push_back(0);
+    for (int e = 0; e < 3; ++e)
+      for (int k = 0; k < 2; ++k)
+        if (z.edges[size_t(e)].lv[k] == v) inc.push_back(-(2 * e + k) - 1);
+    inc_off.push_back(int(inc.size()));
+  }
+  std::vector<float> lambda(1, 0.f), ct(1), D(3);
+  std::vector<Vec3f> g(3);
+  ZoneView view;
+  view.nv = 3;
+  view.ni = 1;
+  view.ne = 3;
+  view.x = z.x.data();
+  view.xt = z.xt.data();
+  view.m = z.m.data();
+  view.imp = z.imp.data();
+  view.edges = z.edges.data();
+  view.inc_off = inc_off.data();
+  view.inc = inc.data();
+  view.lambda = lambda.data();
+  view.ct = ct.data();
+  view.g = g.data();
+  view.D = D.data();
+  const float mu = 0.1f, ke = 0.05f;  // kg
+  zone_detail::gradient(view, mu, ke, SerialTeam{});
+  EXPECT_GT(worst_edge_strain(z), 0.1f) << "the test point must stretch an edge";
+  float scale = 0.f;  // kg m, the largest gradient component
+  for (const Vec3f& gv : g) scale = std::max({scale, std::abs(gv.x), std::abs(gv.y), std::abs(gv.z)});
+  ASSERT_GT(scale, 0.f);
+  const float h = 1e-5f;
+  for (int v = 0; v < 3; ++v)
+    for (int c = 0; c < 3; ++c) {
+      std::vector<Vec3f> xp = z.x, xm = z.x;
+      (&xp[size_t(v)].x)[c] += h;
+      (&xm[size_t(v)].x)[c] -= h;
+      const double fd = (zone_detail::objective(view, xp.data(), mu, ke, SerialTeam{}) -
+                         zone_detail::objective(view, xm.data(), mu, ke, SerialTeam{})) / (2.0 * h);
+      EXPECT_NEAR((&g[size_t(v)].x)[c], fd, 1e-3 * scale) << "vertex " << v << " axis " << c;
+    }
+}
+
 // several zones of different sizes in one batch (the layout of a collision
-// round): each is solved as if alone, and the CUDA teams (a block per zone, the
-// whole grid for the large one) agree with the CPU's serial one up to rounding
+// round), with the membrane on: each is solved as if alone, and the CUDA teams
+// (a block per zone, the whole grid for the large one) agree with the CPU's
+// serial one up to rounding
 TEST(IClothZoneSolver, BatchSolvesEachZoneAsAloneOnEveryBackend) {
   // n vertices pushed through a fixed triangle, odd ones also onto their neighbour
   auto stack = [](int n) {
@@ -166,6 +272,9 @@ TEST(IClothZoneSolver, BatchSolvesEachZoneAsAloneOnEveryBackend) {
       im.fixed[3] = Vec3f{-1, 2, 0};
       z.imp.push_back(im);
       if (v % 2) z.imp.push_back(vf(v, v - 1, v - 1, v - 1, Vec3f{1, 0, 0}, Vec3f{0, 0, 1}, 0.5f * kD));
+      // the membrane along the stack (its first vertex tied to a fixed end)
+      const Vec3f prev = v ? z.xt[size_t(v) - 1] : Vec3f{-0.001f, 0, -0.002f};
+      z.edges.push_back(edge(v, v - 1, length(z.xt[size_t(v)] - prev), prev));
     }
     return z;
   };
@@ -173,6 +282,9 @@ TEST(IClothZoneSolver, BatchSolvesEachZoneAsAloneOnEveryBackend) {
   for (int n = 1; n <= 40; n += 13) zones.push_back(stack(n));
   zones.push_back(stack(6000));  // 6,000 vertices + 9,000 impacts: on CUDA the whole device's zone
   zones.push_back(crossed_edges());
+  zones.push_back(strip_through_an_obstacle());
+  ZoneSettings s;
+  s.membrane = 100.f;
   for (const Context& ctx : test::backends()) {
     ZoneBatch b;
     for (const Zone& z : zones) {
@@ -180,14 +292,15 @@ TEST(IClothZoneSolver, BatchSolvesEachZoneAsAloneOnEveryBackend) {
       b.xt.insert(b.xt.end(), z.xt.begin(), z.xt.end());
       b.m.insert(b.m.end(), z.m.begin(), z.m.end());
       b.imp.insert(b.imp.end(), z.imp.begin(), z.imp.end());
+      b.edges.insert(b.edges.end(), z.edges.begin(), z.edges.end());
       b.end_zone();
     }
     ZoneBatchScratch scratch;
-    const std::vector<ZoneResult> res = solve_zones(ctx, b, ZoneSettings{}, scratch);
+    const std::vector<ZoneResult> res = solve_zones(ctx, b, s, scratch);
     ASSERT_EQ(res.size(), zones.size());
     for (size_t k = 0; k < zones.size(); ++k) {
       Zone alone = zones[k];
-      const ZoneResult r1 = alone.solve(ZoneSettings{});  // CPU, one zone
+      const ZoneResult r1 = alone.solve(s);  // CPU, one zone
       EXPECT_TRUE(res[k].converged) << backend_name(ctx.backend) << " zone " << k;
       EXPECT_EQ(res[k].converged, r1.converged) << backend_name(ctx.backend) << " zone " << k;
       for (size_t i = 0; i < alone.x.size(); ++i) {
