@@ -386,10 +386,11 @@ bool CollisionHandler::zone_rounds(const Context& ctx, const CollisionInput& in,
     }
     mark_touching(zs.verts, td);  // T_d: triangles touching V_c
     if (failed) return false;
-    // the rim follows where the zones stretched it (zone_followers.h), unless a
-    // mesh obstacle moves in the step: on the kicking mannequin the followers
-    // took 4 of the dress's 24 trajectories to crossed frames (none without)
-    if (s.follow_strain > 0.f && obs_motion == 0.f) {
+    // the rim follows where the zones stretched it (zone_followers.h). Before
+    // the zones had a membrane, followers beside a moving mesh obstacle took 4
+    // of the dress's 24 trajectories to crossed frames; with it, none (RESULTS.md,
+    // nineteenth session)
+    if (s.follow_strain > 0.f) {
       const std::vector<int> followers = follow_zones(zs.verts, ring1_, *in.x_free, *in.inv_mass,
                                                       s.follow_strain, x1);
       st.followers += followers.size();

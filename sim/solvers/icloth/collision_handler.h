@@ -96,7 +96,7 @@ struct CollisionSettings {
   float ccd_margin = 0.1f;     ///< CCD minimum separation, as a fraction of the thickness
   bool untangle = true;        ///< push tangled pairs apart before the zones (untangle.h, pushed_rounds)
   /// a zone's rim follows it past this strain over its free length
-  /// (zone_followers.h; not while a mesh obstacle moves in the step); 0 = off
+  /// (zone_followers.h); 0 = off
   float follow_strain = 0.3f;
   /// the zones' membrane (ZoneSettings::membrane) pulls back edges stretched
   /// beyond (1 + this) x their free length

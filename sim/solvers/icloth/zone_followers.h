@@ -18,9 +18,11 @@
 // before, which no longer moves: Provot's 1995 strain limiting,
 // outward from the zones, on the edges they stretched. The CCD of the next round
 // checks the followers' new paths like every other (their triangles join T_d),
-// so a follower that now collides joins a zone there. The handler skips this
-// while a mesh obstacle moves in the step, and the solver on a tangled hand-over
-// (each gate found by a family of runs that crossed or froze without it).
+// so a follower that now collides joins a zone there. The solver skips this on
+// a tangled hand-over (its swings froze with it). Until the zones had a
+// membrane (zone_solver.h) the handler also skipped it while a mesh obstacle
+// moved in the step; with the membrane the dress's 24 trajectories stay clean
+// with followers there too (RESULTS.md, nineteenth session).
 #pragma once
 
 #include <cstdint>
