@@ -299,13 +299,13 @@ std::vector<ZoneResult> solve_zones(const Context& ctx, ZoneBatch& b, const Zone
   sc.vert_off.upload(ctx, b.vert_off);
   sc.imp_off.upload(ctx, b.imp_off);
   sc.inc_off.upload(ctx, inc_off);
-  sc.inc.upload(ctx, inc.empty() ? std::vector<int>{0} : inc);
+  sc.inc.upload(ctx, inc);  // inc and edges may be empty (no entry, membrane off): nothing reads them then
   sc.x.upload(ctx, b.x);
   sc.xt.upload(ctx, b.xt);
   sc.m.upload(ctx, b.m);
   sc.imp.upload(ctx, b.imp);
   sc.edge_off.upload(ctx, b.edge_off);
-  sc.edges.upload(ctx, b.edges.empty() ? std::vector<ZoneEdge>(1) : b.edges);
+  sc.edges.upload(ctx, b.edges);
   for (auto* v : {&sc.g, &sc.xprev, &sc.xtry})
     if (v->size() < nv) v->resize(ctx, nv);
   for (auto* v : {&sc.lambda, &sc.ct})

@@ -351,13 +351,6 @@ TEST(IClothCollisions, ZoneThatWouldThrowAVertexBeyondTheStepFallsBack) {
   }
 }
 
-// A zone moves its own vertices only (zone_followers.h). A heavy triangle (100
-// times a sheet vertex's mass) drops 1.8 cm through a free, resting sheet with
-// 5 mm edges: the zone stops it by pushing the sheet vertices under it down
-// nearly as far, and without followers their edges to the vertices outside the
-// zone end the step 2.09 times as long as at the free end state. With the rim
-// following (limit 0.3) no sheet edge ends more than 1.3 times as long (1.300),
-// and no impact is left over the step.
 // A heavy triangle dropped 1.8 cm through a free, resting sheet with 5 mm
 // edges: the zone rounds resolve it with cs, and no impact is left. Returns the
 // sheet's worst edge strain over its free length.
@@ -393,6 +386,12 @@ float heavy_triangle_through_a_sheet(const Context& ctx, const CollisionSettings
   return worst;
 }
 
+// A zone moves its own vertices only (zone_followers.h). The heavy triangle (100
+// times a sheet vertex's mass) is stopped by the zone pushing the sheet vertices
+// under it down nearly as far, and without followers (or the membrane) their
+// edges to the vertices outside the zone end the step 2.09 times as long as at
+// the free end state. With the rim following (limit 0.3) no sheet edge ends
+// more than 1.3 times as long (1.300), and no impact is left over the step.
 TEST(IClothCollisions, TheRimOfAZoneFollowsItInsteadOfStretching) {
   for (const Context& ctx : test::backends()) {
     float strain[2];
