@@ -93,6 +93,18 @@ void cg_start(const Context& ctx, const SystemView& A, const Vec3f* b, const Vec
            [=] CB_HD(double rz) { sc->rz = rz; }, s.sum);
 }
 
+// after a new start x (the scale kept): r, z, p and rz of x, and the stopping
+// test against the kept tol2
+void cg_restart(const Context& ctx, const SystemView& A, const Vec3f* b, const Vec3f* x, CgScratch& s) {
+  CgScalars* sc = s.scalars.data();
+  rows_sum(ctx, A.pat.nverts, StartRow{A, b, x, s.P.data(), s.r.data(), s.z.data(), s.p.data()},
+           [=] CB_HD(double rz) {
+             sc->rz = rz;
+             sc->done = !(rz > sc->tol2 && rz > 0) || sc->max_iterations <= 0;
+           },
+           s.sum);
+}
+
 // the tolerance's scale rz0 = max(min(r.P r, b.(P S b)), floor) (cg.h), then the
 // stopping state; r.P r is the starting residual's (from cg_start: rz; with a
 // multigrid, from mg_start: rzj)
@@ -209,7 +221,7 @@ CgResult mg_pcg_solve(const Context& ctx, const SystemView& A, const Vec3f* b, V
 }  // namespace
 
 CgResult pcg_solve(const Context& ctx, const SystemView& A, const Vec3f* b, Vec3f* x, CgScratch& s, int max_iter,
-                   float tol, double floor, Multigrid* mg) {
+                   float tol, double floor, Multigrid* mg, const CoarseStart* coarse) {
   const int n = A.pat.nverts;
   s.resize(ctx, size_t(n));
   block_jacobi(ctx, A, s.P.data());
@@ -217,6 +229,14 @@ CgResult pcg_solve(const Context& ctx, const SystemView& A, const Vec3f* b, Vec3
   cg_start(ctx, A, b, x, s);
   cg_init_scalars(ctx, A, b, s, max_iter, tol, floor);
   std::vector<CgScalars> host = s.scalars.to_host();
+  CoarseResult coarse_res;
+  if (coarse && !host[0].done) {
+    coarse_res = coarse_start(ctx, A, b, x, *coarse->pieces, *coarse->scratch);
+    if (coarse_res.pieces > 0) {
+      cg_restart(ctx, A, b, x, s);
+      s.scalars.download(host);
+    }
+  }
   for (int launched = 0; !host[0].done && launched < max_iter; launched += kCgBatch) {
     for (int k = 0; k < kCgBatch; ++k) {  // three launches an iteration
       cg_product(ctx, A, s);
@@ -229,6 +249,7 @@ CgResult pcg_solve(const Context& ctx, const SystemView& A, const Vec3f* b, Vec3
   res.iterations = host[0].iterations;
   res.scale = host[0].rz0;
   res.rel_residual = host[0].rz0 > 0 ? std::sqrt(std::max(host[0].rz, 0.0) / host[0].rz0) : 0.0;
+  res.coarse = coarse_res;
   return res;
 }
 

@@ -15,6 +15,7 @@
 
 #include "sim/core/buffer.h"
 #include "sim/core/rows_sum.h"
+#include "sim/solvers/icloth/coarse_start.h"
 #include "sim/solvers/icloth/multigrid.h"
 #include "sim/solvers/icloth/system_kernels.h"
 
@@ -47,6 +48,13 @@ struct CgResult {
   int iterations = 0;
   double rel_residual = 0;  ///< sqrt(r.z / rz0) at exit (preconditioned norms, CgScalars::rz0)
   double scale = 0;         ///< rz0, the tolerance's scale
+  CoarseResult coarse;      ///< the coarse start's work (pcg_solve's `coarse`)
+};
+
+/// A coarse start for pcg_solve (coarse_start.h): the pieces and the scratch.
+struct CoarseStart {
+  const std::vector<CoarsePiece>* pieces = nullptr;
+  CoarseScratch* scratch = nullptr;
 };
 
 /// Solves A x = b (b, x: (nverts) backend memory; x holds the initial guess and is
@@ -62,7 +70,10 @@ struct CgResult {
 /// A zero scale costs no iteration. With a ready multigrid `mg` (multigrid.h)
 /// the preconditioner is its V-cycle, rebuilt from A; the stopping test is the
 /// same (in the block-Jacobi norm), so only the number of iterations to it changes.
+/// With `coarse` (block Jacobi only), the iteration starts from x moved by the
+/// coarse correction (coarse_start.h) while the scale stays the one of x as
+/// given: the start changes, the accuracy asked for does not.
 CgResult pcg_solve(const Context& ctx, const SystemView& A, const Vec3f* b, Vec3f* x, CgScratch& s, int max_iter,
-                   float tol, double floor = 0, Multigrid* mg = nullptr);
+                   float tol, double floor = 0, Multigrid* mg = nullptr, const CoarseStart* coarse = nullptr);
 
 }  // namespace cb::icloth

@@ -21,6 +21,10 @@ ParamTable IClothParams::to_table() const {
             "PCG iteration cap of each re-solve with the cloth-cloth springs");
   t.add_float("cg_tolerance", cg_tolerance, 1e-8, 0.5, "", "relative residual at which PCG stops", true);
   t.add_bool("multigrid", multigrid, "precondition the PCG with an aggregation multigrid V-cycle (else block Jacobi)");
+  t.add_bool("cg_coarse_start", cg_coarse_start,
+             "start the first PCG solve from the best uniform velocity change of each cloth piece");
+  t.add_bool("stiffness_on_differences", stiffness_on_differences,
+             "stiffness product on neighbour differences (exact for rigid motion; opt-in)");
   t.add_int("newton_iterations", newton_iterations, 0, 100,
             "further Newton iterations of a step that stretches an edge by newton_strain (0 = off)");
   t.add_float("newton_strain", newton_strain, 0, 100, "", "growth of an edge's strain over a step that relinearises it");
@@ -68,6 +72,8 @@ std::string IClothParams::from_table(const ParamTable& t, IClothParams* out) {
   p.cg_resolve_iterations = t.get_int("cg_resolve_iterations");
   p.cg_tolerance = float(t.get("cg_tolerance"));
   p.multigrid = t.get_bool("multigrid");
+  p.cg_coarse_start = t.get_bool("cg_coarse_start");
+  p.stiffness_on_differences = t.get_bool("stiffness_on_differences");
   p.newton_iterations = t.get_int("newton_iterations");
   p.newton_strain = float(t.get("newton_strain"));
   p.weft_ratio = float(t.get("weft_ratio"));

@@ -33,6 +33,17 @@ struct IClothParams {
   /// instead of block Jacobi (multigrid.h; the springs' re-solves keep block
   /// Jacobi); the stopping test is the same. Opt-in: RESULTS.md, eighth session
   bool multigrid = false;
+  /// start a step's first block-Jacobi PCG solve from the Galerkin correction
+  /// over one uniform velocity change per cloth piece (coarse_start.h); the
+  /// stopping test is unchanged
+  bool cg_coarse_start = false;
+  /// evaluate the stiffness product on the differences p_j - p_i
+  /// (system_kernels.h, add_stiffness_row): exact for a rigid motion, where the
+  /// float sum K_ii p_i + sum K_ij p_j is off by up to 30 % of the mass term on
+  /// the 200k-triangle funnel. Opt-in: every trajectory changes, and two of the
+  /// tangled hand-overs of the switching test then fail it (RESULTS.md,
+  /// twentieth session)
+  bool stiffness_on_differences = false;
   /// Newton iterations of the backward Euler step beyond the first (solver.cpp,
   /// newton_iterations): a step whose solved end stretches some edge by more
   /// than newton_strain beyond its strain at the start is linearised again at

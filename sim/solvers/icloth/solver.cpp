@@ -65,6 +65,8 @@ struct IClothSolver::Impl {
   DeviceBuffer<Vec3f> f, rhs, v_new, x_new;
   CgScratch cg;
   Multigrid mg;  ///< built on the first solve that asks for it (IClothParams::multigrid)
+  std::vector<CoarsePiece> coarse_pieces;  ///< the pieces' vertex ranges (IClothParams::cg_coarse_start)
+  CoarseScratch coarse;
   // obstacles
   DeviceBuffer<Shape> shape_start, shape_end;
   ObstacleProximity mesh_prox;
@@ -148,6 +150,7 @@ IClothSolver::IClothSolver(const Context& ctx, const ClothModel& model) : ctx_(c
   std::vector<uint32_t> piece(nt);
   for (size_t t = 0; t < nt; ++t) piece[t] = model.vert_piece[size_t(model.tris[t].a)];
   d.tri_piece.upload(ctx, piece);
+  for (const ClothPiece& p : model.pieces) d.coarse_pieces.push_back({int(p.first_vertex), int(p.num_vertices)});
   d.edges.upload(ctx, model.topo.edges);
   d.edge_rest.upload(ctx, model.rest_edge_length);
   d.edge_scratch.resize(ctx, model.topo.edges.size());
@@ -270,9 +273,11 @@ void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, dou
     if (params_.multigrid && !d.mg.ready())  // from the pattern's CSR structure (CSR in either layout)
       d.mg.setup(ctx_, d.pattern.row_offsets.to_host(), d.pattern.cols.to_host(), d.pattern.diag.to_host());
     Multigrid* mg = params_.multigrid ? &d.mg : nullptr;
+    const CoarseStart coarse{&d.coarse_pieces, &d.coarse};
     CgResult r = pcg_solve(ctx_, A, d.rhs.data(), d.v_new.data(), d.cg, params_.cg_max_iterations, params_.cg_tolerance,
-                           cg_floor, mg);
+                           cg_floor, mg, params_.cg_coarse_start ? &coarse : nullptr);
     add_stat(in.stats, "cg iterations", r.iterations);
+    add_stat(in.stats, "cg first iterations", r.iterations);
     const double first_scale = r.scale;
     const int rounds = A.prox.k ? std::max(params_.spring_rounds, kContactRounds) : kContactRounds;
     for (int round = 0; (A.prox.k || resting) && round < rounds; ++round) {  // contacts' active sets
@@ -421,6 +426,7 @@ SystemView IClothSolver::system_view(const StepInputs& in, const SimState& state
   A.beta = params_.stiffness_damping;
   A.grab = in.grab;
   A.grab_k = params_.grab_stiffness * in.grab.stiffness;
+  A.k_differences = params_.stiffness_on_differences;
   return A;
 }
 

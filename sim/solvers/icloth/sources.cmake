@@ -11,6 +11,7 @@ list(APPEND CLOTHBOX_SIM_CXX
 list(APPEND CLOTHBOX_SIM_CU
   solvers/icloth/system_kernels.cu
   solvers/icloth/cg.cu
+  solvers/icloth/coarse_start.cu
   solvers/icloth/multigrid.cu
   solvers/icloth/obstacle_kernels.cu
   solvers/icloth/resting_contacts.cu

@@ -1,4 +1,4 @@
-// The CPU form of one row of the stiffness product, s + sum_b (K_b p_col(b)) c,
+// The CPU form of one row of the stiffness product, s + sum_b (K_b (p_col(b) - pi)) c,
 // in SSE registers. It rounds exactly as the scalar form (system_kernels.h,
 // add_stiffness_row): per block and component ((k_r0 x + k_r1 y) + k_r2 z) c,
 // added to s block by block in stored order. Only the arithmetic's lanes
@@ -34,15 +34,15 @@ inline BlockColumns block_columns(const float* m) {
           _mm_shuffle_ps(u2, e, _MM_SHUFFLE(0, 0, 2, 0))};         // m02 m12 m22 m22
 }
 
-/// s + sum over b < len of (K[start + b stride] p[cols[start + b stride]]) c.
+/// s + sum over b < len of (K[start + b stride] (p[cols[start + b stride]] - pi)) c.
 inline Vec3f add_stiffness_row_sse(const M3* K, const uint32_t* cols, uint32_t start, uint32_t len,
-                                   uint32_t stride, const Vec3f* p, float c, Vec3f s) {
+                                   uint32_t stride, const Vec3f* p, Vec3f pi, float c, Vec3f s) {
   __m128 acc = _mm_setr_ps(s.x, s.y, s.z, 0.f);
   const __m128 cv = _mm_set1_ps(c);
   for (uint32_t b = 0; b < len; ++b) {
     const uint32_t k = start + b * stride;
     const BlockColumns col = block_columns(&K[k].m[0][0]);
-    const Vec3f q = p[cols[k]];
+    const Vec3f q = p[cols[k]] - pi;
     __m128 t = _mm_mul_ps(col.c0, _mm_set1_ps(q.x));
     t = _mm_add_ps(t, _mm_mul_ps(col.c1, _mm_set1_ps(q.y)));
     t = _mm_add_ps(t, _mm_mul_ps(col.c2, _mm_set1_ps(q.z)));

@@ -303,6 +303,133 @@ TEST(IClothCg, CappedSolveFromAWarmStartNeverEndsFurtherAway) {
   }
 }
 
+// A rigid translation stretches nothing: A u = (1 + h alpha) M u for a
+// uniform u, whatever the stiffness. With SystemView::k_differences the
+// stiffness product works on the differences p_j - p_i (add_stiffness_row), so
+// this holds to float rounding of the mass term. Summed as K_ii p_i + sum K_ij
+// p_j (the default), the float assembly's row sums (~1e-6 of the largest
+// entry; 20 x the default stretch stiffness on a 30 x 30 sheet) weigh more than
+// the mass on this motion.
+TEST(IClothSystem, ARigidMotionMeetsOnlyTheMass) {
+  auto [m, r, bp, x] = deformed_sheet(30, 30, 1.f, 19, 0.002f);
+  for (TriRest& t : r.tris) t.ku *= 20.f, t.kv *= 20.f, t.ks *= 20.f;
+  const size_t n = x.size();
+  std::vector<float> w(n, 1.f), alpha(n, 0.1f);
+  const Vec3f u{0.3f, -1.f, 0.2f};  // m/s
+  for (const Context& ctx : test::backends()) {
+    const Assembled a = assemble(ctx, m, r, bp, x);
+    const DeviceSystem sys(ctx, bp, a.K, m.mass, alpha, w);
+    float worst[2] = {0, 0};  // relative to the mass term: sums, differences
+    for (int diff = 0; diff < 2; ++diff) {
+      SystemView A = sys.A;
+      A.k_differences = diff == 1;
+      DeviceBuffer<Vec3f> du(ctx, std::vector<Vec3f>(n, u)), Au(ctx, n);
+      apply_system(ctx, A, du.data(), Au.data());
+      const std::vector<Vec3f> got = Au.to_host();
+      for (size_t i = 0; i < n; ++i) {
+        const Vec3f want = u * ((1.f + A.h * alpha[i]) * m.mass[i]);
+        worst[diff] = std::max(worst[diff], length(got[i] - want) / length(want));
+      }
+    }
+    std::printf("%s: worst row off by %.3g of the mass term (sums), %.3g (differences)\n",
+                backend_name(ctx.backend), worst[0], worst[1]);
+    EXPECT_LT(worst[1], 1e-5f) << backend_name(ctx.backend);
+    EXPECT_GT(worst[0], 0.1f) << backend_name(ctx.backend) << ": the test lost the case it is about";
+  }
+}
+
+// The coarse start (coarse_start.h) on a falling sheet: no pins, no
+// stiffness change along a uniform motion, so b - A v is gravity's impulse and
+// the answer is v + h g at every vertex. Block-Jacobi PCG from v needs hundreds
+// of iterations for that smooth change (the diagonal is stiffness-heavy and
+// not uniform at the border); from the coarse start, none. The stopping test
+// keeps the cold start's scale: the accuracy asked for is the same. With the
+// stiffness product on differences (SystemView::k_differences): summed, the
+// product's rounding grows with |v| (1 m/s here) and buries the change.
+TEST(IClothCg, CoarseStartSolvesAFallingSheetAtOnce) {
+  const auto [m, r, bp, x] = deformed_sheet(30, 30, 1.f, 19, 0.f);  // at rest shape
+  const size_t n = x.size();
+  std::vector<float> w(n, 1.f), alpha(n, 0.1f);
+  const Vec3f v0{0.3f, -1.f, 0.2f}, g{0, -9.81f, 0};  // m/s, m/s^2
+  const float h = 1.f / 60;
+  for (const Context& ctx : test::backends()) {
+    const Assembled a = assemble(ctx, m, r, bp, x);
+    const DeviceSystem sys(ctx, bp, a.K, m.mass, alpha, w);
+    SystemView A = sys.A;
+    A.k_differences = true;
+    const std::vector<Vec3f> xt(n, v0 + g * h);
+    DeviceBuffer<Vec3f> dxt(ctx, xt), b(ctx, n);
+    apply_system(ctx, A, dxt.data(), b.data());
+    const std::vector<CoarsePiece> pieces{{0, int(n)}};
+    int its[2] = {0, 0};
+    for (int coarse = 0; coarse < 2; ++coarse) {
+      DeviceBuffer<Vec3f> sol(ctx, std::vector<Vec3f>(n, v0));
+      CgScratch s;
+      CoarseScratch cs;
+      const CoarseStart start{&pieces, &cs};
+      const CgResult res = pcg_solve(ctx, A, b.data(), sol.data(), s, 2000, 1e-4f, 0, nullptr,
+                                     coarse ? &start : nullptr);
+      its[coarse] = res.iterations;
+      EXPECT_EQ(res.coarse.pieces, coarse);
+      const auto got = sol.to_host();
+      float err = 0;
+      for (size_t i = 0; i < n; ++i) err = std::max(err, length(got[i] - xt[i]));
+      EXPECT_LT(err, 1e-2f * length(g * h)) << backend_name(ctx.backend) << (coarse ? ", coarse" : ", cold");
+    }
+    std::printf("%s: PCG iterations from v %d, from the coarse start %d\n", backend_name(ctx.backend), its[0], its[1]);
+    EXPECT_EQ(its[1], 0) << backend_name(ctx.backend);
+    EXPECT_GT(its[0], 50) << backend_name(ctx.backend) << ": the cold start should need many iterations";
+  }
+}
+
+// The coarse start is a Galerkin step: on any system it never leaves the
+// error's energy norm (x - x*)^T A (x - x*) larger, and the drop equals g . c
+// (CoarseResult::a_norm_gain). Two pieces, one with two pins, a random answer
+// and a random start: the correction is no free-fall answer here, so this
+// checks the projection itself.
+TEST(IClothCg, CoarseStartNeverIncreasesTheEnergyError) {
+  const auto [m, r, bp, x] = deformed_sheet(16, 12, 1.f, 23, 0.004f);
+  const size_t n = x.size();
+  std::vector<float> w(n, 1.f), alpha(n, 0.1f);
+  w[0] = w[15] = 0.f;
+  std::mt19937 rng(29);
+  std::uniform_real_distribution<float> u(-1, 1);
+  std::vector<Vec3f> xt(n), start(n);
+  for (size_t i = 0; i < n; ++i) {
+    xt[i] = Vec3f{u(rng), u(rng), u(rng)} * 0.1f + Vec3f{0.5f, -2.f, 0.3f};
+    start[i] = Vec3f{u(rng), u(rng), u(rng)} * 0.1f;
+  }
+  xt[0] = start[0];
+  xt[15] = start[15];
+  const std::vector<CoarsePiece> pieces{{0, int(n / 2)}, {int(n / 2), int(n - n / 2)}};
+  for (const Context& ctx : test::backends()) {
+    const Assembled a = assemble(ctx, m, r, bp, x);
+    const DeviceSystem sys(ctx, bp, a.K, m.mass, alpha, w);
+    DeviceBuffer<Vec3f> dxt(ctx, xt), b(ctx, n), sol(ctx, start);
+    apply_system(ctx, sys.A, dxt.data(), b.data());
+    auto energy_error = [&](const std::vector<Vec3f>& got) {
+      std::vector<Vec3f> e(n);
+      for (size_t i = 0; i < n; ++i) e[i] = got[i] - xt[i];
+      DeviceBuffer<Vec3f> de(ctx, e), Ae(ctx, n);
+      apply_system(ctx, sys.A, de.data(), Ae.data());
+      const std::vector<Vec3f> ae = Ae.to_host();
+      double s = 0;
+      for (size_t i = 0; i < n; ++i) s += double(dot(e[i], ae[i]));
+      return s;
+    };
+    const double before = energy_error(start);
+    CoarseScratch cs;
+    const CoarseResult res = coarse_start(ctx, sys.A, b.data(), sol.data(), pieces, cs);
+    const std::vector<Vec3f> got = sol.to_host();
+    const double after = energy_error(got);
+    EXPECT_EQ(res.pieces, 2);
+    EXPECT_LT(after, before) << backend_name(ctx.backend);
+    EXPECT_NEAR(before - after, res.a_norm_gain, 1e-3 * before) << backend_name(ctx.backend);
+    EXPECT_EQ(got[0].x, start[0].x);  // pinned vertices keep the guess
+    EXPECT_EQ(got[15].y, start[15].y);
+  }
+}
+
 // K in sliced ELL order (what CUDA uses) gives the same products, the same
 // Jacobi blocks and the same CG solution as in CSR order, on every backend (a
 // 12 x 10 grid: 120 rows, four slices, the last one partly empty)
