@@ -6,6 +6,8 @@
 //    the dress is the garment mesh as it is: clothbox-cli run on its scene);
 //  - BM_IClothGpu*: the same at ~200,000 triangles (the paper's GPU sizes);
 //  - *Multigrid: the sphere and funnel with the multigrid-preconditioned PCG;
+//  - BM_IClothGpuFunnelFine/W: the 200k funnel with the fine-mesh settings after
+//    W warm-up frames (5: free fall; 30: stacked);
 //  - BM_IClothTimeStep/N: the sphere scene with one implicit step of 1/N s per
 //    frame (N = 100, 50, 25; Tang et al. 2018, Fig. 11);
 //  - BM_IClothCcdCounts/I: full (I = 0) against incremental (I = 1) CCD box-pair
@@ -106,12 +108,16 @@ void scene_bench(benchmark::State& state, const char* file) {
 // a scene with every cloth grid refined to n x n vertices; springs: the
 // cloth-cloth springs' proximity_stiffness (10: the default; 0: the repulsion
 // filter alone); multigrid: the PCG's multigrid preconditioner (multigrid.h)
+// fine: the fine-mesh settings (stiffness product on differences, the PCG's
+// coarse start; opt-in, RESULTS.md, twentieth session)
 void large_bench(benchmark::State& state, const char* file, int n, int warmup, int64_t springs = 10,
-                 bool multigrid = false) {
+                 bool multigrid = false, bool fine = false) {
   SceneSpec s = scene_file(file);
   for (ClothSpec& c : s.cloths) refine_grid(c, n, n);
   s.solver_params["proximity_stiffness"] = std::to_string(springs);
   s.solver_params["multigrid"] = multigrid ? "true" : "false";
+  s.solver_params["stiffness_on_differences"] = fine ? "true" : "false";
+  s.solver_params["cg_coarse_start"] = fine ? "true" : "false";
   World w(bench_context(), s);
   run_frames(state, w, warmup);
 }
@@ -152,6 +158,12 @@ void BM_IClothLargeSphereMultigrid(benchmark::State& s) { large_bench(s, "icloth
 void BM_IClothLargeFunnelMultigrid(benchmark::State& s) { large_bench(s, "icloth_funnel.json", 58, 30, 10, true); }
 void BM_IClothGpuSphereMultigrid(benchmark::State& s) { large_bench(s, "icloth_sphere.json", 224, 30, 10, true); }
 void BM_IClothGpuFunnelMultigrid(benchmark::State& s) { large_bench(s, "icloth_funnel.json", 183, 30, 10, true); }
+
+// the funnel with the fine-mesh settings, in free fall (Arg 5: frames 6-8) and
+// stacked (Arg 30: frames 31-33)
+void BM_IClothGpuFunnelFine(benchmark::State& s) {
+  large_bench(s, "icloth_funnel.json", 183, int(s.range(0)), 10, false, true);
+}
 
 // one implicit step of 1/N s per frame on the sphere scene (Fig. 11)
 void BM_IClothTimeStep(benchmark::State& state) {
@@ -209,6 +221,7 @@ BENCHMARK(BM_IClothLargeSphereMultigrid)->Unit(benchmark::kMillisecond)->Iterati
 BENCHMARK(BM_IClothLargeFunnelMultigrid)->Unit(benchmark::kMillisecond)->Iterations(10);
 BENCHMARK(BM_IClothGpuSphereMultigrid)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_IClothGpuFunnelMultigrid)->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_IClothGpuFunnelFine)->Arg(5)->Arg(30)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_IClothGpuSphere)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_IClothGpuTwisting)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_IClothPinnedSheet)->Arg(32)->Arg(64)->Arg(100)->Unit(benchmark::kMillisecond)->Iterations(20);
