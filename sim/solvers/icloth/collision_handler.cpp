@@ -127,7 +127,7 @@ std::vector<Impact> CollisionHandler::detect(const Context& ctx, const Collision
 std::vector<Impact> CollisionHandler::detect_in_step(const Context& ctx, const CollisionInput& in,
                                                      const CollisionSettings& s, const std::vector<Vec3f>& x1,
                                                      const std::vector<uint8_t>* td, CollisionStats* st,
-                                                     bool relax_capped) {
+                                                     bool relax_capped, bool split_capped) {
   ScopedStage stage(timer_, "ccd");
   {
     ScopedStage upload(timer_, "ccd upload");
@@ -154,7 +154,7 @@ std::vector<Impact> CollisionHandler::detect_in_step(const Context& ctx, const C
   // narrow phase on the backend: exact CCD with the minimum separation
   ScopedStage narrow(timer_, "ccd narrow phase");
   NarrowInput ni{soup_x0_.data(), soup_x1_.data(), pairs_.data(), np, soup_w_.data(), int(nverts_), double(margin),
-                 relax_capped};
+                 relax_capped, split_capped};
   const std::vector<FeatureHit> hits = narrow_.find(ctx, ni, &st->feature_tests, &st->excluded);
   std::vector<Impact> out;
   out.reserve(hits.size());
@@ -473,7 +473,7 @@ bool CollisionHandler::push_apart(const CollisionInput& in, const std::vector<In
 bool CollisionHandler::clamp_to_first_impact(const Context& ctx, const CollisionInput& in,
                                              const CollisionSettings& s, std::vector<Vec3f>& x1,
                                              CollisionStats& st) {
-  std::vector<Impact> imps = detect_in_step(ctx, in, s, x1, nullptr, &st, true);
+  std::vector<Impact> imps = detect_in_step(ctx, in, s, x1, nullptr, &st, true, true);
   if (imps.empty()) return true;
   float toi = 1.f;
   for (const Impact& im : imps) toi = std::min(toi, im.toi);
@@ -481,7 +481,7 @@ bool CollisionHandler::clamp_to_first_impact(const Context& ctx, const Collision
   const std::vector<Vec3f>& x0 = *in.x0;
   for (size_t v = 0; v < nverts_; ++v) x1[v] = x0[v] + (x1[v] - x0[v]) * alpha;
   st.clamped++;
-  return alpha > 0.f && detect_in_step(ctx, in, s, x1, nullptr, &st, true).empty();
+  return alpha > 0.f && detect_in_step(ctx, in, s, x1, nullptr, &st, true, true).empty();
 }
 
 CollisionStats CollisionHandler::resolve(const Context& ctx, const CollisionInput& in, const CollisionSettings& s,

@@ -68,7 +68,11 @@
 // that had none and clamped whole steps to no motion — a tangled hand-over
 // froze for good. The relaxed answer still never misses touching, so the
 // fallbacks' result stays free of intersections; it may end closer than the
-// separation, which the rule above handles at the next step. The zone rounds
+// separation, which the rule above handles at the next step. The clamp also
+// asks a query still capped again on 2, 4 and 8 pieces of the step
+// (NarrowInput::split_capped): its answer, the start of the first piece that
+// is not clear, is still a lower bound, and a clamp to t = 0 froze a tangled
+// hand-over (every step the same, RESULTS.md, twentieth session). The zone rounds
 // keep the strict query: their impacts are what pushes pairs out to the
 // thickness.
 #pragma once
@@ -184,7 +188,7 @@ class CollisionHandler {
   /// detect() within resolve(): the step's start positions are uploaded once.
   std::vector<Impact> detect_in_step(const Context& ctx, const CollisionInput& in, const CollisionSettings& s,
                                      const std::vector<Vec3f>& x1, const std::vector<uint8_t>* td,
-                                     CollisionStats* st, bool relax_capped = false);
+                                     CollisionStats* st, bool relax_capped = false, bool split_capped = false);
   bool zone_rounds(const Context& ctx, const CollisionInput& in, const CollisionSettings& s, std::vector<Vec3f>& x1,
                    std::vector<Impact>& all, CollisionStats& st);
   bool rigid_rounds(const Context& ctx, const CollisionInput& in, const CollisionSettings& s, std::vector<Vec3f>& x1,

@@ -5,9 +5,9 @@
 #include <cmath>
 #include <utility>
 
-#include "sim/collision/proximity.h"
 #include "sim/core/algorithms.h"
 #include "sim/core/parallel.h"
+#include "sim/solvers/icloth/feature_ccd.h"
 
 namespace cb::icloth {
 namespace {
@@ -104,47 +104,6 @@ CB_HD CB_INLINE bool in_sorted(const uint64_t* s, size_t n, uint64_t k) {
     else hi = mid;
   }
   return lo < n && s[lo] == k;
-}
-
-// distance of the feature pair at its start positions x0 ({p,a,b,c} or {a0,a1,b0,b1})
-CB_HD CB_INLINE double start_distance(bool ee, const Vec3d* x0) {
-  if (ee) return sqrt(closest_points_segments(x0[0], x0[1], x0[2], x0[3]).dist2);
-  return sqrt(closest_point_triangle(x0[0], x0[1], x0[2], x0[3]).dist2);
-}
-
-// CCD with the minimum separation opt.min_distance, except for a pair that
-// starts that close (a state this solver did not make: another solver's, a user
-// edit, the end of a tangled step): such a pair would be an impact at t = 0
-// whatever the end positions, one no zone can resolve. The CCD reports pairs up
-// to separation + sqrt 3 tolerance apart (its boxes are accepted once narrower
-// than the tolerance per coordinate), so pairs starting closer than
-// sqrt 3 (separation + tolerance) are checked against a third of their start
-// distance instead, which is clear at t = 0: they may not come closer than that,
-// so they still never touch, and their zones push them out to the thickness.
-CB_HD inline CcdResult separation_ccd(bool ee, const Vec3d* a, const Vec3d* b, const CcdOptions& opt) {
-  CcdResult r = ee ? ccd_edge_edge(a, b, opt) : ccd_vertex_face(a, b, opt);
-  if (!r.hit || opt.min_distance <= 0) return r;
-  const double d0 = start_distance(ee, a);
-  if (d0 >= 1.7320508 * (opt.min_distance + opt.tolerance) || d0 < 1e-7) return r;
-  CcdOptions near = opt;
-  near.min_distance = d0 / 3;
-  return ee ? ccd_edge_edge(a, b, near) : ccd_vertex_face(a, b, near);
-}
-
-// separation_ccd; with `relax`, a query that runs into the CCD's work cap is
-// asked again at a quarter of the separation, then at a sixteenth, then for
-// touching alone, and the first answer that is not capped stands. A capped
-// answer is a hit at the start of the earliest box left, often t = 0 for a pair
-// sliding past another within a few separations (the Euclidean test needs fine
-// boxes there): toi 0, and a step clamped to it does not move at all.
-CB_HD inline CcdResult feature_ccd(bool ee, const Vec3d* a, const Vec3d* b, const CcdOptions& opt, bool relax) {
-  CcdResult r = separation_ccd(ee, a, b, opt);
-  CcdOptions o = opt;
-  for (int k = 0; relax && r.capped && o.min_distance > 0; ++k) {
-    o.min_distance = k < 2 ? 0.25 * o.min_distance : 0.0;
-    r = separation_ccd(ee, a, b, o);
-  }
-  return r;
 }
 
 // feature f of the sorted unique keys: VF keys [0, nvf), then EE keys
@@ -306,7 +265,7 @@ std::vector<FeatureHit> NarrowPhase::find(const Context& ctx, const NarrowInput&
     const Vec3f *x0 = in.x0, *x1 = in.x1;
     const float* w = in.inv_mass;
     const int nc = in.ncloth_verts;
-    const bool relax = in.relax_capped;
+    const bool relax = in.relax_capped, split = in.split_capped;
     CcdOptions opt;
     opt.min_distance = in.min_distance;
     uint32_t* hit = flags_.data();
@@ -322,7 +281,7 @@ std::vector<FeatureHit> NarrowPhase::find(const Context& ctx, const NarrowInput&
         b[k] = Vec3d(x1[F.v[k]]);
       }
       if (all_fixed) return;
-      const CcdResult r = feature_ccd(F.ee, a, b, opt, relax);
+      const CcdResult r = feature_ccd(F.ee, a, b, opt, relax, split);
       hit[f] = r.hit ? 1u : 0u;
       out[f] = FeatureHit{F, r.toi};
     });

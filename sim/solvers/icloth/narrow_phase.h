@@ -45,6 +45,9 @@ struct NarrowInput {
   /// a query that hits the CCD's work cap is asked again with a smaller
   /// separation, down to touching (narrow_phase.cu, feature_ccd)
   bool relax_capped = false;
+  /// with relax_capped, a query still capped is asked again on 2, 4 and 8
+  /// pieces of the step (feature_ccd.h; the clamp's queries)
+  bool split_capped = false;
 };
 
 class NarrowPhase {
