@@ -259,6 +259,20 @@ TEST(IClothCg, ToleranceFollowsTheChangeNotTheMomentum) {
   }
 }
 
+// The error's energy norm (x - x*)^T A (x - x*) (kg m^2/s^2 for velocities).
+double error_energy(const Context& ctx, const SystemView& A, const std::vector<Vec3f>& x,
+                    const std::vector<Vec3f>& x_star) {
+  const size_t n = x.size();
+  std::vector<Vec3f> e(n);
+  for (size_t i = 0; i < n; ++i) e[i] = x[i] - x_star[i];
+  DeviceBuffer<Vec3f> de(ctx, e), Ae(ctx, n);
+  apply_system(ctx, A, de.data(), Ae.data());
+  const std::vector<Vec3f> ae = Ae.to_host();
+  double s = 0;
+  for (size_t i = 0; i < n; ++i) s += double(dot(e[i], ae[i]));
+  return s;
+}
+
 // What lets the springs' re-solves stop early (IClothParams::cg_resolve_iterations):
 // from a warm start, the error's energy norm (x - x*)^T A (x - x*) falls with
 // every iteration, so a solve capped at any count ends no further from the
@@ -280,16 +294,7 @@ TEST(IClothCg, CappedSolveFromAWarmStartNeverEndsFurtherAway) {
     const DeviceSystem sys(ctx, bp, a.K, m.mass, alpha, w);
     DeviceBuffer<Vec3f> dxt(ctx, xt), b(ctx, n);
     apply_system(ctx, sys.A, dxt.data(), b.data());
-    auto energy_error = [&](const std::vector<Vec3f>& got) {  // (x - x*)^T A (x - x*)
-      std::vector<Vec3f> e(n);
-      for (size_t i = 0; i < n; ++i) e[i] = got[i] - xt[i];
-      DeviceBuffer<Vec3f> de(ctx, e), Ae(ctx, n);
-      apply_system(ctx, sys.A, de.data(), Ae.data());
-      const std::vector<Vec3f> ae = Ae.to_host();
-      double s = 0;
-      for (size_t i = 0; i < n; ++i) s += double(dot(e[i], ae[i]));
-      return s;
-    };
+    auto energy_error = [&](const std::vector<Vec3f>& got) { return error_energy(ctx, sys.A, got, xt); };
     double last = energy_error(start);
     for (int cap : {1, 2, 5, 10, 30}) {
       DeviceBuffer<Vec3f> sol(ctx, start);
@@ -407,16 +412,7 @@ TEST(IClothCg, CoarseStartNeverIncreasesTheEnergyError) {
     const DeviceSystem sys(ctx, bp, a.K, m.mass, alpha, w);
     DeviceBuffer<Vec3f> dxt(ctx, xt), b(ctx, n), sol(ctx, start);
     apply_system(ctx, sys.A, dxt.data(), b.data());
-    auto energy_error = [&](const std::vector<Vec3f>& got) {
-      std::vector<Vec3f> e(n);
-      for (size_t i = 0; i < n; ++i) e[i] = got[i] - xt[i];
-      DeviceBuffer<Vec3f> de(ctx, e), Ae(ctx, n);
-      apply_system(ctx, sys.A, de.data(), Ae.data());
-      const std::vector<Vec3f> ae = Ae.to_host();
-      double s = 0;
-      for (size_t i = 0; i < n; ++i) s += double(dot(e[i], ae[i]));
-      return s;
-    };
+    auto energy_error = [&](const std::vector<Vec3f>& got) { return error_energy(ctx, sys.A, got, xt); };
     const double before = energy_error(start);
     CoarseScratch cs;
     const CoarseResult res = coarse_start(ctx, sys.A, b.data(), sol.data(), pieces, cs);
