@@ -231,7 +231,7 @@ CgResult pcg_solve(const Context& ctx, const SystemView& A, const Vec3f* b, Vec3
   std::vector<CgScalars> host = s.scalars.to_host();
   CoarseResult coarse_res;
   if (coarse && !host[0].done) {
-    coarse_res = coarse_start(ctx, A, b, x, *coarse->pieces, *coarse->scratch);
+    coarse_res = coarse_start(ctx, A, s.r.data(), x, *coarse->pieces, *coarse->scratch);  // r: cg_start's
     if (coarse_res.pieces > 0) {
       cg_restart(ctx, A, b, x, s);
       s.scalars.download(host);

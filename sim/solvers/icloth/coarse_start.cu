@@ -10,14 +10,6 @@ namespace cb::icloth {
 
 namespace {
 
-// r = S (b - A x) (S: the pin filter)
-struct ResidualRow {
-  SystemView a;
-  const Vec3f *b, *x;
-  Vec3f* r;
-  CB_HD void operator()(int i) const { r[i] = a.inv_mass[i] == 0.f ? Vec3f{} : b[i] - system_row(a, x, i); }
-};
-
 // w = A z; the row's z . w
 struct ProductRow {
   SystemView a;
@@ -104,24 +96,20 @@ bool solve_spd(std::vector<double> E, int P, const std::vector<double>& g, std::
 
 }  // namespace
 
-CoarseResult coarse_start(const Context& ctx, const SystemView& A, const Vec3f* b, Vec3f* x,
-                          const std::vector<CoarsePiece>& all_pieces, CoarseScratch& s) {
+CoarseResult coarse_start(const Context& ctx, const SystemView& A, const Vec3f* r, Vec3f* x,
+                          const std::vector<CoarsePiece>& pieces, CoarseScratch& s) {
   CoarseResult res;
   const int n = A.pat.nverts;
-  const std::vector<CoarsePiece> pieces(all_pieces.begin(),
-                                        all_pieces.begin() + std::min<size_t>(all_pieces.size(), kMaxCoarsePieces));
-  const int np = int(pieces.size());
+  const int np = int(std::min<size_t>(pieces.size(), kMaxCoarsePieces));
   if (n == 0 || np == 0) return res;
-  s.r.resize(ctx, size_t(n));
   s.z.resize(ctx, size_t(n));
   s.w.resize(ctx, size_t(n));
   s.sums.resize(ctx, size_t(3 * np + np * np));
   double* sums = s.sums.data();
-  parallel_for(ctx, n, ResidualRow{A, b, x, s.r.data()});
   for (int p = 0; p < np; ++p)
     for (int k = 0; k < 3; ++k)
-      rows_sum(ctx, pieces[size_t(p)].count, ComponentRow{s.r.data(), pieces[size_t(p)].first, k},
-               StoreSum{sums, 3 * p + k}, s.sum);
+      rows_sum(ctx, pieces[size_t(p)].count, ComponentRow{r, pieces[size_t(p)].first, k}, StoreSum{sums, 3 * p + k},
+               s.sum);
   std::vector<double> h = s.sums.to_host();
   // the directions, and g_p = d_p . (sum of r over the piece) = |that sum|
   std::vector<Vec3f> d(static_cast<size_t>(np));

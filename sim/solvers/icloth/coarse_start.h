@@ -21,8 +21,8 @@
 // rest) it cannot hand the PCG a worse start; where the pieces hang still, r and
 // the correction are ~0.
 //
-// Cost: one product A x, 3P + P^2 sums and P products A z_p (P pieces), two
-// small read-backs; pieces past kMaxCoarsePieces are left out (then the
+// Cost: 3P + P^2 sums and P products A z_p (P pieces; r is the residual the
+// PCG's start computed already), two small read-backs; pieces past kMaxCoarsePieces are left out (then the
 // correction covers the first ones only).
 #pragma once
 
@@ -44,7 +44,7 @@ struct CoarsePiece {
 
 /// Scratch of coarse_start (backend memory), resized on demand.
 struct CoarseScratch {
-  DeviceBuffer<Vec3f> r, z, w;   ///< (nverts) residual, a column z_q, A z_q
+  DeviceBuffer<Vec3f> z, w;      ///< (nverts) a column z_q, A z_q
   DeviceBuffer<double> sums;     ///< (3P + P^2) the residual's sums, then E
   RowsSumScratch sum;
 };
@@ -56,8 +56,9 @@ struct CoarseResult {
 };
 
 /// Adds the Galerkin correction over the pieces' uniform changes to x (backend
-/// memory, nverts; unchanged at pinned vertices). b: the right-hand side.
-CoarseResult coarse_start(const Context& ctx, const SystemView& A, const Vec3f* b, Vec3f* x,
+/// memory, nverts; unchanged at pinned vertices). r: the filtered residual
+/// S (b - A x) of x as given (backend memory, nverts; 0 at pinned vertices).
+CoarseResult coarse_start(const Context& ctx, const SystemView& A, const Vec3f* r, Vec3f* x,
                           const std::vector<CoarsePiece>& pieces, CoarseScratch& s);
 
 }  // namespace cb::icloth

@@ -37,12 +37,6 @@ CB_HD inline CcdResult separation_ccd(bool ee, const Vec3d* a, const Vec3d* b, c
   return ee ? ccd_edge_edge(a, b, near) : ccd_vertex_face(a, b, near);
 }
 
-// separation_ccd; with `relax`, a query that runs into the CCD's work cap is
-// asked again at a quarter of the separation, then at a sixteenth, then for
-// touching alone, and the first answer that is not capped stands. A capped
-// answer is a hit at the start of the earliest box left, often t = 0 for a pair
-// sliding past another within a few separations (the Euclidean test needs fine
-// boxes there): toi 0, and a step clamped to it does not move at all.
 // The pieces a still capped relaxed query's step is cut into, finest level
 // (2, 4, then 8 pieces of the step).
 constexpr int kSplitLevels = 3;
@@ -71,6 +65,12 @@ CB_HD inline CcdResult pieces_ccd(bool ee, const Vec3d* a, const Vec3d* b, const
   return r;
 }
 
+// separation_ccd; with `relax`, a query that runs into the CCD's work cap is
+// asked again at a quarter of the separation, then at a sixteenth, then for
+// touching alone, and the first answer that is not capped stands. A capped
+// answer is a hit at the start of the earliest box left, often t = 0 for a pair
+// sliding past another within a few separations (the Euclidean test needs fine
+// boxes there): toi 0, and a step clamped to it does not move at all.
 CB_HD inline CcdResult feature_ccd(bool ee, const Vec3d* a, const Vec3d* b, const CcdOptions& opt, bool relax,
                                    bool split = false) {
   CcdResult r = separation_ccd(ee, a, b, opt);

@@ -40,8 +40,8 @@ struct IClothParams {
   /// evaluate the stiffness product on the differences p_j - p_i
   /// (system_kernels.h, add_stiffness_row): exact for a rigid motion, where the
   /// float sum K_ii p_i + sum K_ij p_j is off by up to 30 % of the mass term on
-  /// the 200k-triangle funnel. Opt-in: every trajectory changes, and two of the
-  /// tangled hand-overs of the switching test then fail it (RESULTS.md,
+  /// the 200k-triangle funnel. Opt-in: every trajectory changes, and one of the
+  /// tangled hand-overs of the switching test then fails it (RESULTS.md,
   /// twentieth session)
   bool stiffness_on_differences = false;
   /// Newton iterations of the backward Euler step beyond the first (solver.cpp,
