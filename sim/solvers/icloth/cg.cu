@@ -167,8 +167,10 @@ void cg_direction(const Context& ctx, int n, CgScratch& s) {
 // so both preconditioners stop at the same accuracy; alpha and beta use r.z with
 // z = the V-cycle of r.
 
-// r = S (b - A x); rzj = r.P r
-void mg_start(const Context& ctx, const SystemView& A, const Vec3f* b, const Vec3f* x, CgScratch& s) {
+// r = S (b - A x); rzj = r.P r; with `restart` (a new start x, the scale kept:
+// cg_restart's counterpart) also the stopping test against the kept tol2
+void mg_start(const Context& ctx, const SystemView& A, const Vec3f* b, const Vec3f* x, CgScratch& s,
+              bool restart = false) {
   const SystemView a = A;
   const M3* P = s.P.data();
   Vec3f* r = s.r.data();
@@ -177,7 +179,26 @@ void mg_start(const Context& ctx, const SystemView& A, const Vec3f* b, const Vec
     const Vec3f ri = a.inv_mass[i] == 0.f ? Vec3f{} : b[i] - system_row(a, x, i);
     r[i] = ri;
     return dot(ri, P[i] * ri);
-  }, [=] CB_HD(double rzj) { sc->rzj = rzj; }, s.sum);
+  }, [=] CB_HD(double rzj) {
+    sc->rzj = rzj;
+    if (restart) sc->done = !(rzj > sc->tol2 && rzj > 0) || sc->max_iterations <= 0;
+  }, s.sum);
+}
+
+// With `coarse`, x moves by the coarse correction (coarse_start.h) computed
+// from the start's residual s.r (cg_start's or mg_start's), and the start is
+// redone at the new x with the scale kept; host: the scalars, read back again.
+CoarseResult start_coarse(const Context& ctx, const SystemView& A, const Vec3f* b, Vec3f* x, CgScratch& s,
+                          const CoarseStart* coarse, std::vector<CgScalars>& host, bool multigrid) {
+  if (!coarse || host[0].done) return {};
+  const CoarseResult res = coarse_start(ctx, A, s.r.data(), x, *coarse->pieces, *coarse->scratch);
+  if (res.pieces == 0) return res;
+  if (multigrid)
+    mg_start(ctx, A, b, x, s, true);
+  else
+    cg_restart(ctx, A, b, x, s);
+  s.scalars.download(host);
+  return res;
 }
 
 // z = M^-1 r by the V-cycle; rz = r.z; beta = rz / the last rz (first: p = z)
@@ -196,12 +217,13 @@ void mg_precondition(const Context& ctx, int n, Multigrid& mg, CgScratch& s, boo
 }
 
 CgResult mg_pcg_solve(const Context& ctx, const SystemView& A, const Vec3f* b, Vec3f* x, CgScratch& s, int max_iter,
-                      float tol, double floor, Multigrid& mg) {
+                      float tol, double floor, Multigrid& mg, const CoarseStart* coarse) {
   const int n = A.pat.nverts;
   mg.update(ctx, A);
   mg_start(ctx, A, b, x, s);
   cg_init_scalars(ctx, A, b, s, max_iter, tol, floor, true);
   std::vector<CgScalars> host = s.scalars.to_host();
+  const CoarseResult coarse_res = start_coarse(ctx, A, b, x, s, coarse, host, true);
   if (!host[0].done) mg_precondition(ctx, n, mg, s, true);
   while (!host[0].done) {  // one read-back an iteration: a V-cycle is many launches anyway
     cg_product(ctx, A, s);
@@ -215,6 +237,7 @@ CgResult mg_pcg_solve(const Context& ctx, const SystemView& A, const Vec3f* b, V
   res.iterations = host[0].iterations;
   res.scale = host[0].rz0;
   res.rel_residual = host[0].rz0 > 0 ? std::sqrt(std::max(host[0].rzj, 0.0) / host[0].rz0) : 0.0;
+  res.coarse = coarse_res;
   return res;
 }
 
@@ -225,18 +248,11 @@ CgResult pcg_solve(const Context& ctx, const SystemView& A, const Vec3f* b, Vec3
   const int n = A.pat.nverts;
   s.resize(ctx, size_t(n));
   block_jacobi(ctx, A, s.P.data());
-  if (mg && mg->ready()) return mg_pcg_solve(ctx, A, b, x, s, max_iter, tol, floor, *mg);
+  if (mg && mg->ready()) return mg_pcg_solve(ctx, A, b, x, s, max_iter, tol, floor, *mg, coarse);
   cg_start(ctx, A, b, x, s);
   cg_init_scalars(ctx, A, b, s, max_iter, tol, floor);
   std::vector<CgScalars> host = s.scalars.to_host();
-  CoarseResult coarse_res;
-  if (coarse && !host[0].done) {
-    coarse_res = coarse_start(ctx, A, s.r.data(), x, *coarse->pieces, *coarse->scratch);  // r: cg_start's
-    if (coarse_res.pieces > 0) {
-      cg_restart(ctx, A, b, x, s);
-      s.scalars.download(host);
-    }
-  }
+  const CoarseResult coarse_res = start_coarse(ctx, A, b, x, s, coarse, host, false);
   for (int launched = 0; !host[0].done && launched < max_iter; launched += kCgBatch) {
     for (int k = 0; k < kCgBatch; ++k) {  // three launches an iteration
       cg_product(ctx, A, s);

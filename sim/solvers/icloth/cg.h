@@ -70,7 +70,7 @@ struct CoarseStart {
 /// A zero scale costs no iteration. With a ready multigrid `mg` (multigrid.h)
 /// the preconditioner is its V-cycle, rebuilt from A; the stopping test is the
 /// same (in the block-Jacobi norm), so only the number of iterations to it changes.
-/// With `coarse` (block Jacobi only), the iteration starts from x moved by the
+/// With `coarse` (either preconditioner), the iteration starts from x moved by the
 /// coarse correction (coarse_start.h) while the scale stays the one of x as
 /// given: the start changes, the accuracy asked for does not.
 CgResult pcg_solve(const Context& ctx, const SystemView& A, const Vec3f* b, Vec3f* x, CgScratch& s, int max_iter,

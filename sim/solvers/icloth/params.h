@@ -29,13 +29,15 @@ struct IClothParams {
   /// of Coulomb's (10 did not: 21 % too far); RESULTS.md, seventh session. A
   /// round where only resting obstacle contacts changed runs to cg_max_iterations.
   int cg_resolve_iterations = 30;
-  /// precondition a step's first PCG solve with an aggregation multigrid V-cycle
-  /// instead of block Jacobi (multigrid.h; the springs' re-solves keep block
-  /// Jacobi); the stopping test is the same. Opt-in: RESULTS.md, eighth session
+  /// precondition a step's first PCG solve, and the re-solves after obstacle
+  /// contacts alone changed, with an aggregation multigrid V-cycle instead of
+  /// block Jacobi (multigrid.h; the springs' 30-iteration re-solves and the
+  /// Newton iterations keep block Jacobi); the stopping test is the same.
+  /// Opt-in: RESULTS.md, eighth and twenty-first sessions
   bool multigrid = false;
-  /// start a step's first block-Jacobi PCG solve from the Galerkin correction
-  /// over one uniform velocity change per cloth piece (coarse_start.h); the
-  /// stopping test is unchanged
+  /// start a step's first PCG solve (either preconditioner) from the Galerkin
+  /// correction over one uniform velocity change per cloth piece
+  /// (coarse_start.h); the stopping test is unchanged
   bool cg_coarse_start = false;
   /// evaluate the stiffness product on the differences p_j - p_i
   /// (system_kernels.h, add_stiffness_row): exact for a rigid motion, where the

@@ -294,17 +294,20 @@ void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, dou
       }
       if (released == 0 && rubbing == 0 && slips == 0) break;
       // to the first solve's scale (already >= cg_floor): a re-solve starts near its
-      // answer. Block Jacobi even with the multigrid on: a re-solve is a short, local
-      // correction, where a V-cycle (~3.4 Jacobi iterations on the CPU) did not pay.
-      // Capped at cg_resolve_iterations while the cloth-cloth springs' drags change
-      // (their lagged friction did worse in longer re-solves: a vertex kicked 4.6 cm
-      // in a funnel frame); to the tolerance when only obstacle contacts slipped or
+      // answer. Capped at cg_resolve_iterations while the cloth-cloth springs' drags
+      // change (their lagged friction did worse in longer re-solves: a vertex kicked
+      // 4.6 cm in a funnel frame), with block Jacobi even with the multigrid on: a
+      // V-cycle costs ~3.4 Jacobi iterations on the CPU and did not pay in those
+      // short corrections. To the tolerance when only obstacle contacts slipped or
       // let go (30 iterations after such a change of the matrix left a sheet landing
-      // on a slope 19 % more stretched; RESULTS.md, ninth session)
+      // on a slope 19 % more stretched; RESULTS.md, ninth session), with the
+      // multigrid when it is on: those run to the cap while sheets land (58^2
+      // funnel, frames 12-20: 782 -> 475 iterations a frame; twenty-first session)
       const bool contacts_only = slips > 0 && released == 0 && rubbing == 0;
       const int cap = contacts_only ? params_.cg_max_iterations
                                     : std::min(params_.cg_resolve_iterations, params_.cg_max_iterations);
-      r = pcg_solve(ctx_, A, d.rhs.data(), d.v_new.data(), d.cg, cap, params_.cg_tolerance, first_scale, nullptr);
+      r = pcg_solve(ctx_, A, d.rhs.data(), d.v_new.data(), d.cg, cap, params_.cg_tolerance, first_scale,
+                    contacts_only ? mg : nullptr);
       add_stat(in.stats, "cg iterations", r.iterations);
       add_stat(in.stats, "cg re-solve iterations", r.iterations);
     }
