@@ -63,9 +63,9 @@ void BM_CcdCandidates(benchmark::State& st) {
 }
 BENCHMARK(BM_CcdCandidates)->Arg(101)->Arg(317)->Unit(benchmark::kMillisecond)->UseRealTime();
 
-// Arg: the sheet's nx; Arg 1 of the second kind: the sheet flat in the plane
-// z = 0 (a sheet hanging in its own plane, a flat start), where the orientation
-// filter decides no coplanar pair and the exact stage used to answer each one
+// Args: the sheet's nx; 0 crumpled, 1 flat in the plane z = 0 (a sheet hanging in
+// its own plane, a flat start), 2 flat in a plane tilted about x. On the flat ones
+// the orientation filter decides no coplanar pair (orient3d, predicates.h)
 void BM_PenetrationCount(benchmark::State& st) {
   Context ctx = bench_ctx();
   Sheet s = crumpled_sheet(int(st.range(0)));
@@ -73,6 +73,12 @@ void BM_PenetrationCount(benchmark::State& st) {
     GridSpec g;
     g.nx = g.ny = int(st.range(0));
     s.mesh = make_grid(g);  // positions (x, y, 0)
+  }
+  if (st.range(1) == 2) {  // flat, tilted by 30 degrees about x
+    GridSpec g;
+    g.nx = g.ny = int(st.range(0));
+    s.mesh = make_grid(g);
+    for (Vec3f& p : s.mesh.positions) p = Vec3f(p.x, 0.8660254f * p.y, 0.5f * p.y + 0.3f);
   }
   DeviceBuffer<Vec3f> x(ctx, s.mesh.positions);
   DeviceBuffer<Int3> t(ctx, s.mesh.tris);
@@ -83,7 +89,7 @@ void BM_PenetrationCount(benchmark::State& st) {
   st.counters["found"] = double(c.total());
   st.SetLabel(backend_name(ctx.backend));
 }
-BENCHMARK(BM_PenetrationCount)->Args({317, 0})->Args({317, 1})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_PenetrationCount)->Args({317, 0})->Args({317, 1})->Args({317, 2})->Unit(benchmark::kMillisecond)->UseRealTime();
 
 std::vector<Aabb> soup_boxes(int n, unsigned seed) {
   std::mt19937 rng(seed);

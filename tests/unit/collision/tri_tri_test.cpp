@@ -40,6 +40,36 @@ TEST(Predicates, OrientationSignsAndNearDegenerateExactness) {
   EXPECT_EQ(orient2d(0.1f, 0.1f, 0.3f, 0.3f, 0.7f, std::nextafter(0.7f, 1.f)), 1);
 }
 
+// orient3d answers some exact zeros without the exact expansion: when two columns
+// of [a - d; b - d; c - d] are dependent (pred_detail::two_columns_dependent). Four
+// points on two rows of a flat grid tilted about x are such a case; one ulp off a
+// row, they are not. Random rows, some nudged: every shortcut answer must be the
+// exact stage's 0, and orient3d must always agree with the exact stage.
+TEST(Predicates, ZerosFoundWithoutTheExpansionAreExact) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  int shortcut = 0, nudged_nonzero = 0;
+  for (int trial = 0; trial < 20000; ++trial) {
+    const float c30 = 0.8660254f, s30 = 0.5f;
+    const float v0 = u(rng), v1 = u(rng);  // the two rows' grid coordinate
+    const Vec3f r0(0.f, c30 * v0, s30 * v0 + 0.3f), r1(0.f, c30 * v1, s30 * v1 + 0.3f);
+    Vec3f p[4] = {r0 + Vec3f(u(rng), 0, 0), r0 + Vec3f(u(rng), 0, 0), r1 + Vec3f(u(rng), 0, 0),
+                  r1 + Vec3f(u(rng), 0, 0)};
+    const bool nudge = trial % 2 == 1;
+    if (nudge) p[trial % 4].z = std::nextafter(p[trial % 4].z, 2.f);
+    const int exact = pred_detail::orient3d_exact(p[0], p[1], p[2], p[3]);
+    const bool dependent = pred_detail::two_columns_dependent(p[0], p[1], p[2], p[3]);
+    if (dependent) {
+      ++shortcut;
+      ASSERT_EQ(exact, 0) << "trial " << trial;
+    }
+    if (nudge && exact != 0) ++nudged_nonzero;
+    ASSERT_EQ(orient3d(p[0], p[1], p[2], p[3]), exact) << "trial " << trial;
+  }
+  EXPECT_GE(shortcut, 10000) << "every un-nudged trial is two rows";
+  EXPECT_GT(nudged_nonzero, 5000) << "a nudge off a row must leave the plane";
+}
+
 TEST(TriTri, HandCases) {
   Vec3f a(0, 0, 0), b(1, 0, 0), c(0, 1, 0);
   EXPECT_TRUE(tt(a, b, c, Vec3f(0.2f, 0.2f, -1), Vec3f(0.2f, 0.2f, 1), Vec3f(0.3f, 0.3f, 1)));  // pierces
