@@ -167,6 +167,9 @@ class ClothRepulsion {
   /// is then stopped by the solve, where the membrane carries the deceleration
   /// to its neighbours, instead of by the impact zones after it, which move the
   /// colliding vertices alone (RESULTS.md, thirteenth session).
+  /// The incidence it returns (PairSprings::off / entry) lists the pairs with a
+  /// spring only: the proximity pairs without one (most of them in a stack)
+  /// never enter the product.
   PairSprings springs(const Context& ctx, const Vec3f* v, const M3* B, const float* inv_mass, float h, float gamma);
   /// Contact pushes and never pulls: after a solve with velocities v (m/s),
   /// the springs whose gap opens (sn . sum_k w_k v_k > 0: stretched, they pull
@@ -223,6 +226,8 @@ class ClothRepulsion {
   size_t device_bytes() const;
 
  private:
+  /// spring_entry_ / spring_off_: the entries of inc_entry_ whose pair has k != 0
+  void compact_spring_incidence(const Context& ctx);
   CcdTopology topo_;
   CcdCandidates cand_;
   DeviceBuffer<Vec3f> rest_;       ///< (nverts) m, rest positions (empty: no rest filter)
@@ -234,6 +239,9 @@ class ClothRepulsion {
   DeviceBuffer<uint32_t> chunk_off_, chunk_start_;  ///< runs cut into chunks (repulsion.cu, Runs)
   size_t nruns_ = 0, nchunks_ = 0, candidates_ = 0, num_springs_ = 0;
   DeviceBuffer<uint32_t> vert_off_;  ///< (nverts + 1) incidence entries of each vertex (springs())
+  /// the incidence entries of the pairs with a spring, in the same order, and
+  /// each vertex's range of them (nverts + 1): PairSprings::off / entry
+  DeviceBuffer<uint32_t> spring_entry_, spring_vert_, spring_off_, entry_flag_, entry_keep_;
   DeviceBuffer<float> spring_k_;     ///< (npairs) N/m (springs())
   DeviceBuffer<float> spring_c_;     ///< (npairs) N s/m (lag_friction())
   DeviceBuffer<float> spring_scratch_;  ///< (npairs) per-pair flags (1/0) of the last spring call
