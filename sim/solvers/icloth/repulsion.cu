@@ -435,16 +435,12 @@ void gather_entries(const Context& ctx, const uint32_t* keep, size_t n, const ui
 PairSprings ClothRepulsion::springs(const Context& ctx, const Vec3f* v, const M3* B, const float* inv_mass, float h,
                                     float gamma) {
   const int np = int(pairs_.size());
-  const int nv = int(count_.size());
   PairSprings ps;
   num_springs_ = 0;
   if (np == 0 || !(gamma > 0.f)) return ps;
-  vert_off_.resize(ctx, size_t(nv) + 1);
   spring_k_.resize(ctx, size_t(np));
   spring_c_.resize(ctx, size_t(np));
   spring_scratch_.resize(ctx, size_t(np));
-  key_starts(ctx, inc_vert_.data(), size_t(4 * np), uint32_t(nv), vert_off_.data());  // incidence sorted by vertex
-  const uint32_t* off = vert_off_.data();
   const ProxPair* pairs = pairs_.data();
   float* k = spring_k_.data();
   float* fc = spring_c_.data();
@@ -474,7 +470,7 @@ PairSprings ClothRepulsion::springs(const Context& ctx, const Vec3f* v, const M3
 }
 
 // The product A p, A's diagonal blocks and the multigrid visit a vertex's
-// spring entries every PCG iteration. The full incidence lists every
+// spring entries every PCG iteration (allowance_rhs once a round). The full incidence lists every
 // proximity pair, and a pair without a spring (k = 0, and then c = 0) adds
 // nothing: on the 58^2 funnel's stack 4-6k springs among 80-150k pairs. Its
 // entries are left out here, in the same order, so every sum over the rest
@@ -521,8 +517,8 @@ void ClothRepulsion::allowance_rhs(const Context& ctx, float h, const float* inv
   const ProxPair* pairs = pairs_.data();
   const float* k = spring_k_.data();
   const float* flag = spring_scratch_.data();
-  const uint32_t* off = vert_off_.data();
-  const uint32_t* entry = inc_entry_.data();
+  const uint32_t* off = spring_off_.data();  // the pairs with a spring (compact_spring_incidence)
+  const uint32_t* entry = spring_entry_.data();
   parallel_for(ctx, int(count_.size()), [=] CB_HD(int i) {
     if (inv_mass[i] == 0.f) return;
     Vec3f acc{0, 0, 0};
@@ -608,7 +604,7 @@ size_t ClothRepulsion::device_bytes() const {
   return cand_.tri_pairs.bytes() + cand_.vf.bytes() + cand_.ee.bytes() + all_.bytes() + pairs_.bytes() +
          flags_.bytes() + keep_.bytes() + inc_vert_.bytes() * 4 + dv_.bytes() + active_.bytes() + count_.bytes() +
          state_.bytes() + unmet_sum_.bytes() + chunk_off_.bytes() + chunk_start_.bytes() + div_.bytes() +
-         chunk_count_.bytes() + chunk_sum_.bytes() + vert_off_.bytes() + spring_k_.bytes() + spring_c_.bytes() +
+         chunk_count_.bytes() + chunk_sum_.bytes() + spring_k_.bytes() + spring_c_.bytes() +
          friction_sums_.bytes() + friction_sum_.bytes() +
          spring_scratch_.bytes() + across_.bytes() + spring_entry_.bytes() + spring_vert_.bytes() +
          spring_off_.bytes() + entry_flag_.bytes() + entry_keep_.bytes();

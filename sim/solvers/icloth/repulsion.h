@@ -238,7 +238,6 @@ class ClothRepulsion {
   DeviceBuffer<uint32_t> inc_vert_, inc_entry_, run_vert_, run_start_;  ///< incidence list sorted by vertex
   DeviceBuffer<uint32_t> chunk_off_, chunk_start_;  ///< runs cut into chunks (repulsion.cu, Runs)
   size_t nruns_ = 0, nchunks_ = 0, candidates_ = 0, num_springs_ = 0;
-  DeviceBuffer<uint32_t> vert_off_;  ///< (nverts + 1) incidence entries of each vertex (springs())
   /// the incidence entries of the pairs with a spring, in the same order, and
   /// each vertex's range of them (nverts + 1): PairSprings::off / entry
   DeviceBuffer<uint32_t> spring_entry_, spring_vert_, spring_off_, entry_flag_, entry_keep_;
