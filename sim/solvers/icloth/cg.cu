@@ -93,6 +93,12 @@ void cg_start(const Context& ctx, const SystemView& A, const Vec3f* b, const Vec
            [=] CB_HD(double rz) { sc->rz = rz; }, s.sum);
 }
 
+// a start with residual norm r0 (r.P r) needs no iteration: within tol2, zero,
+// or no iteration allowed (sc's tol2 and max_iterations set)
+CB_HD CB_INLINE int done_at_start(double r0, const CgScalars& sc) {
+  return !(r0 > sc.tol2 && r0 > 0) || sc.max_iterations <= 0;
+}
+
 // after a new start x (the scale kept): r, z, p and rz of x, and the stopping
 // test against the kept tol2
 void cg_restart(const Context& ctx, const SystemView& A, const Vec3f* b, const Vec3f* x, CgScratch& s) {
@@ -100,7 +106,7 @@ void cg_restart(const Context& ctx, const SystemView& A, const Vec3f* b, const V
   rows_sum(ctx, A.pat.nverts, StartRow{A, b, x, s.P.data(), s.r.data(), s.z.data(), s.p.data()},
            [=] CB_HD(double rz) {
              sc->rz = rz;
-             sc->done = !(rz > sc->tol2 && rz > 0) || sc->max_iterations <= 0;
+             sc->done = done_at_start(rz, *sc);
            },
            s.sum);
 }
@@ -121,7 +127,7 @@ void cg_init_scalars(const Context& ctx, const SystemView& A, const Vec3f* b, Cg
              sc->tol2 = double(tol) * double(tol) * sc->rz0;
              sc->iterations = 0;
              sc->max_iterations = max_iter;
-             sc->done = !(r0 > sc->tol2 && r0 > 0) || max_iter <= 0;
+             sc->done = done_at_start(r0, *sc);
            },
            s.sum);
 }
@@ -181,7 +187,7 @@ void mg_start(const Context& ctx, const SystemView& A, const Vec3f* b, const Vec
     return dot(ri, P[i] * ri);
   }, [=] CB_HD(double rzj) {
     sc->rzj = rzj;
-    if (restart) sc->done = !(rzj > sc->tol2 && rzj > 0) || sc->max_iterations <= 0;
+    if (restart) sc->done = done_at_start(rzj, *sc);
   }, s.sum);
 }
 
