@@ -13,7 +13,14 @@
 #       tests: every unit test with the CUDA backend available (each backend test
 #       compares CUDA with CPU); scenes: the CLI on every shipped scene with
 #       --backend cuda; the rest: the benchmarks at the GPU targets' sizes with
-#       the CUDA backend. A short table comes last; logs go to $OUT when set.
+#       the CUDA backend. A short table comes last; logs go to $OUT when set, and
+#       each section's line is appended to summary.txt as it ends (a run cut
+#       short by its limit still says what finished).
+#   Limits (seconds, for fitting a lease): TEST_TIMEOUT (per test shard, 400),
+#   SCENE_TIMEOUT (per scene, 120), ICLOTH_TIMEOUT (320); ICLOTH_FILTER may hold
+#   several filters separated by ';', run in that order into one log (the target
+#   benchmarks first). --prepare with BUNDLE_SKIP="pbd verlet" leaves those
+#   benchmarks out of the bundle.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 bundle=gpu-bundle
@@ -27,6 +34,7 @@ if [ "${1:-}" = "--prepare" ]; then
   rm -rf "$bundle" && mkdir -p "$bundle/bin" "$bundle/lib" "$bundle/shared/data"
   for bin in "$build"/tests/clothbox_tests "$build"/app/clothbox-cli "$build"/tests/bench/*_bench \
              $(ls "$build"/tests/gpu/clothbox-egl-check 2>/dev/null); do
+    case " ${BUNDLE_SKIP:-} " in *" $(basename "$bin" _bench) "*) continue ;; esac
     strip -o "$bundle/bin/$(basename "$bin")" "$bin"
     ldd "$bin" | awk '/=> \//{print $3}' | grep -E 'tinyobj|benchmark|gomp|gtest|stdc\+\+' | xargs -r cp -u -t "$bundle/lib"
   done
@@ -62,7 +70,7 @@ run_tests() {  # 4 shards in parallel, one log each
   local n=4 pids=() rc=0
   for i in $(seq 0 $((n - 1))); do
     GTEST_TOTAL_SHARDS=$n GTEST_SHARD_INDEX=$i OMP_NUM_THREADS=4 \
-      timeout 400 "$bin/clothbox_tests" --gtest_brief=1 >"$out/tests.$i.log" 2>&1 &
+      timeout "${TEST_TIMEOUT:-400}" "$bin/clothbox_tests" --gtest_brief=1 >"$out/tests.$i.log" 2>&1 &
     pids+=($!)
   done
   for p in "${pids[@]}"; do wait "$p" || rc=1; done
@@ -80,18 +88,22 @@ run_scenes() {
   for s in scenes/*.json; do
     total=$((total + 1))
     echo "== $s" >>"$out/scenes.log"
-    timeout 120 "$bin/clothbox-cli" run --backend cuda --frames 100 --quiet --scene "$s" >>"$out/scenes.log" 2>&1 &&
+    timeout "${SCENE_TIMEOUT:-120}" "$bin/clothbox-cli" run --backend cuda --frames 100 --quiet --scene "$s" >>"$out/scenes.log" 2>&1 &&
       ok=$((ok + 1))
   done
   result[scenes]="$ok/$total"
 }
 
-bench() {  # name timeout filter [env...]
-  local name=$1 t=$2 filter=$3
+bench() {  # name timeout filters(';'-separated) [env...]
+  local name=$1 t=$2 filters=$3 rc=0 f
   shift 3
-  env "$@" timeout "$t" "$bin/${name}_bench" --benchmark_filter="$filter" --benchmark_counters_tabular=true \
-    >"$out/$name.log" 2>&1
-  result[$name]="exit $? (see $name.log)"
+  : >"$out/$name.log"
+  IFS=';' read -ra f <<<"$filters"
+  for filter in "${f[@]}"; do  # line-buffered, so a run cut short keeps its finished lines
+    env "$@" stdbuf -oL timeout "$t" "$bin/${name}_bench" --benchmark_filter="$filter" \
+      --benchmark_counters_tabular=true >>"$out/$name.log" 2>&1 || rc=$?
+  done
+  result[$name]="exit $rc (see $name.log)"
 }
 
 for s in "${sections[@]}"; do
@@ -102,7 +114,7 @@ for s in "${sections[@]}"; do
     scenes) run_scenes ;;
     verlet) bench verlet 300 'BM_Verlet(Frame/(240|708)/(-1|0)/|Detect/(240|708)/0/|AllPairs/240/)' CLOTHBOX_BENCH_BACKEND=cuda ;;
     pbd) bench pbd 120 'BM_PbdStep/(256|1024)/' CLOTHBOX_BENCH_BACKEND=cuda ;;
-    icloth) bench icloth 320 "${ICLOTH_FILTER:-BM_IClothPinnedSheet|BM_IClothLarge(Sphere|Funnel)|BM_IClothGpu(Funnel|Sphere)}" ;;
+    icloth) bench icloth "${ICLOTH_TIMEOUT:-320}" "${ICLOTH_FILTER:-BM_IClothPinnedSheet|BM_IClothLarge(Sphere|Funnel)|BM_IClothGpu(Funnel|Sphere)}" ;;
     collision) bench collision 120 '.' ;;
     egl)  # the CUDA-GL interop path under EGL (no display): carry .gl (the GL loader
           # packages, see the device README) beside gpu-bundle
@@ -132,6 +144,7 @@ for s in "${sections[@]}"; do
       fi ;;
     *) echo "unknown section $s" ;;
   esac
+  [ -n "${result[$s]:-}" ] && echo "$s: ${result[$s]} ($(date +%T))" >>"$out/summary.txt"
 done
 
 echo

@@ -89,6 +89,7 @@ struct DirectionRow {
 // r = S (b - A x); z = P r; p = z; then rz = r.z
 void cg_start(const Context& ctx, const SystemView& A, const Vec3f* b, const Vec3f* x, CgScratch& s) {
   CgScalars* sc = s.scalars.data();
+  prepare_system_rows(ctx, A, x);
   rows_sum(ctx, A.pat.nverts, StartRow{A, b, x, s.P.data(), s.r.data(), s.z.data(), s.p.data()},
            [=] CB_HD(double rz) { sc->rz = rz; }, s.sum);
 }
@@ -103,6 +104,7 @@ CB_HD CB_INLINE int done_at_start(double r0, const CgScalars& sc) {
 // test against the kept tol2
 void cg_restart(const Context& ctx, const SystemView& A, const Vec3f* b, const Vec3f* x, CgScratch& s) {
   CgScalars* sc = s.scalars.data();
+  prepare_system_rows(ctx, A, x);
   rows_sum(ctx, A.pat.nverts, StartRow{A, b, x, s.P.data(), s.r.data(), s.z.data(), s.p.data()},
            [=] CB_HD(double rz) {
              sc->rz = rz;
@@ -135,6 +137,7 @@ void cg_init_scalars(const Context& ctx, const SystemView& A, const Vec3f* b, Cg
 // q = A p, then pq = p.q; stop when A is not positive definite along p (or p = 0)
 void cg_product(const Context& ctx, const SystemView& A, CgScratch& s) {
   CgScalars* sc = s.scalars.data();
+  prepare_system_rows(ctx, A, s.p.data(), &sc->done);
   rows_sum(ctx, A.pat.nverts, ProductRow{A, s.p.data(), s.q.data(), sc}, [=] CB_HD(double pq) {
     if (sc->done) return;
     sc->pq = pq;
@@ -181,6 +184,7 @@ void mg_start(const Context& ctx, const SystemView& A, const Vec3f* b, const Vec
   const M3* P = s.P.data();
   Vec3f* r = s.r.data();
   CgScalars* sc = s.scalars.data();
+  prepare_system_rows(ctx, A, x);
   rows_sum(ctx, A.pat.nverts, [=] CB_HD(int i) {
     const Vec3f ri = a.inv_mass[i] == 0.f ? Vec3f{} : b[i] - system_row(a, x, i);
     r[i] = ri;

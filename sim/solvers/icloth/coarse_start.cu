@@ -129,6 +129,7 @@ CoarseResult coarse_start(const Context& ctx, const SystemView& A, const Vec3f* 
   for (int b_col = 0; b_col < m; ++b_col) {
     const CoarsePiece& q = pieces[size_t(used[size_t(b_col)])];
     parallel_for(ctx, n, ColumnRow{A.inv_mass, q.first, q.first + q.count, d[size_t(used[size_t(b_col)])], s.z.data()});
+    prepare_system_rows(ctx, A, s.z.data());
     rows_sum(ctx, n, ProductRow{A, s.z.data(), s.w.data()}, StoreSum{sums, b_col * m + b_col}, s.sum);
     for (int a_row = 0; a_row < m; ++a_row) {
       if (a_row == b_col) continue;

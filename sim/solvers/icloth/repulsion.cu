@@ -421,13 +421,20 @@ void flag_spring_entries(const Context& ctx, const float* k, const uint32_t* ent
   parallel_for(ctx, int(n), [=] CB_HD(int e) { flag[e] = k[entry[e] >> 2] != 0.f ? 1u : 0u; });
 }
 
-// out_entry / out_vert[j] = entry / vert[keep[j]]
+// out_entry / out_vert[j] = entry / vert[keep[j]]; out_w[j] = the entry's pair weight
 void gather_entries(const Context& ctx, const uint32_t* keep, size_t n, const uint32_t* entry, const uint32_t* vert,
-                    uint32_t* out_entry, uint32_t* out_vert) {
+                    const ProxPair* pairs, uint32_t* out_entry, uint32_t* out_vert, float* out_w) {
   parallel_for(ctx, int(n), [=] CB_HD(int j) {
-    out_entry[j] = entry[keep[j]];
+    const uint32_t ent = entry[keep[j]];
+    out_entry[j] = ent;
     out_vert[j] = vert[keep[j]];
+    out_w[j] = pairs[ent >> 2].w[ent & 3u];
   });
+}
+
+// flag[p] = 1 where pair p has a spring (k != 0)
+void flag_springs(const Context& ctx, const float* k, size_t n, uint32_t* flag) {
+  parallel_for(ctx, int(n), [=] CB_HD(int p) { flag[p] = k[p] != 0.f ? 1u : 0u; });
 }
 
 }  // namespace
@@ -466,6 +473,11 @@ PairSprings ClothRepulsion::springs(const Context& ctx, const Vec3f* v, const M3
   ps.c = fc;
   ps.off = spring_off_.data();
   ps.entry = spring_entry_.data();
+  ps.w = spring_w_.data();
+  ps.list = spring_list_.data();
+  ps.count = uint32_t(spring_count_);
+  spring_t_.resize(ctx, size_t(np));
+  ps.t = spring_t_.data();
   return ps;
 }
 
@@ -484,10 +496,16 @@ void ClothRepulsion::compact_spring_incidence(const Context& ctx) {
   const size_t ns = compact_indices(ctx, entry_flag_.data(), entry_keep_.data(), ne);
   spring_entry_.resize(ctx, ns);
   spring_vert_.resize(ctx, ns);
-  gather_entries(ctx, entry_keep_.data(), ns, inc_entry_.data(), inc_vert_.data(), spring_entry_.data(),
-                 spring_vert_.data());
+  spring_w_.resize(ctx, ns);
+  gather_entries(ctx, entry_keep_.data(), ns, inc_entry_.data(), inc_vert_.data(), pairs_.data(), spring_entry_.data(),
+                 spring_vert_.data(), spring_w_.data());
   spring_off_.resize(ctx, count_.size() + 1);
   key_starts(ctx, spring_vert_.data(), ns, uint32_t(count_.size()), spring_off_.data());  // sorted: inc_vert_ is
+  const size_t np = pairs_.size();  // the pairs themselves, for spring_products' one pass per pair
+  entry_flag_.resize(ctx, np);
+  spring_list_.resize(ctx, np);
+  flag_springs(ctx, spring_k_.data(), np, entry_flag_.data());
+  spring_count_ = compact_indices(ctx, entry_flag_.data(), spring_list_.data(), np);
 }
 
 size_t ClothRepulsion::release_pulling_springs(const Context& ctx, const Vec3f* v, float h, const float* inv_mass,
@@ -606,7 +624,7 @@ size_t ClothRepulsion::device_bytes() const {
          state_.bytes() + unmet_sum_.bytes() + chunk_off_.bytes() + chunk_start_.bytes() + div_.bytes() +
          chunk_count_.bytes() + chunk_sum_.bytes() + spring_k_.bytes() + spring_c_.bytes() +
          friction_sums_.bytes() + friction_sum_.bytes() +
-         spring_scratch_.bytes() + across_.bytes() + spring_entry_.bytes() + spring_vert_.bytes() +
+         spring_scratch_.bytes() + across_.bytes() + spring_entry_.bytes() + spring_vert_.bytes() + spring_w_.bytes() + spring_list_.bytes() + spring_t_.bytes() +
          spring_off_.bytes() + entry_flag_.bytes() + entry_keep_.bytes();
 }
 

@@ -83,6 +83,12 @@ struct PairSprings {
   const float* c = nullptr;  ///< (npairs) N s/m, friction as a drag across sn (0: none yet)
   const uint32_t* off = nullptr;
   const uint32_t* entry = nullptr;
+  const float* w = nullptr;        ///< (entries) the pair's weight of the entry's vertex, w[entry & 3]
+  const uint32_t* list = nullptr;  ///< (count) the pairs with a spring when it was made (a superset later)
+  uint32_t count = 0;
+  /// (npairs) N/m times p's unit: each listed pair's row part for the p of the last
+  /// spring_products call (system_kernels.h); prox_row gathers it per vertex
+  Vec3f* t = nullptr;
 };
 
 /// The gap a spring of a pair ahead (farther than D at the start of the step)
@@ -226,7 +232,8 @@ class ClothRepulsion {
   size_t device_bytes() const;
 
  private:
-  /// spring_entry_ / spring_off_: the entries of inc_entry_ whose pair has k != 0
+  /// spring_entry_ / spring_off_ / spring_w_: the entries of inc_entry_ whose pair
+  /// has k != 0; spring_list_: those pairs
   void compact_spring_incidence(const Context& ctx);
   CcdTopology topo_;
   CcdCandidates cand_;
@@ -241,6 +248,10 @@ class ClothRepulsion {
   /// the incidence entries of the pairs with a spring, in the same order, and
   /// each vertex's range of them (nverts + 1): PairSprings::off / entry
   DeviceBuffer<uint32_t> spring_entry_, spring_vert_, spring_off_, entry_flag_, entry_keep_;
+  DeviceBuffer<float> spring_w_;         ///< (spring entries) PairSprings::w
+  DeviceBuffer<uint32_t> spring_list_;   ///< (npairs, spring_count_ used) the pairs with k != 0 (PairSprings::list)
+  size_t spring_count_ = 0;
+  DeviceBuffer<Vec3f> spring_t_;         ///< (npairs) PairSprings::t
   DeviceBuffer<float> spring_k_;     ///< (npairs) N/m (springs())
   DeviceBuffer<float> spring_c_;     ///< (npairs) N s/m (lag_friction())
   DeviceBuffer<float> spring_scratch_;  ///< (npairs) per-pair flags (1/0) of the last spring call

@@ -164,6 +164,7 @@ size_t update_resting_friction(const Context& ctx, const SystemView& A, RestingC
                                float tol, M3* E, Vec3f* rhs, float* changed) {
   const float h = A.h;
   const SystemView A_free = without_contacts(A);
+  prepare_system_rows(ctx, A_free, v);  // contact_impulse's rows
   parallel_for(ctx, n, [=] CB_HD(int i) {
     changed[i] = 0.f;
     RestingContact c = rc[i];
@@ -204,6 +205,7 @@ size_t update_resting_friction(const Context& ctx, const SystemView& A, RestingC
 void finish_resting_friction(const Context& ctx, const SystemView& A, const RestingContact* rc, int n,
                              const Vec3f* v, const Vec3f* rhs, uint8_t* stuck, Vec3f* carried) {
   const SystemView a = without_contacts(A);
+  prepare_system_rows(ctx, a, v);  // contact_impulse's rows
   const float* mass = a.mass;  // kg
   parallel_for(ctx, n, [=] CB_HD(int i) {
     const RestingContact c = rc[i];

@@ -270,18 +270,25 @@ void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, dou
     // gravity's impulse on the cloth over the step, ~ sum_i m_i (h |g|)^2
     const double g_impulse = double(h) * double(length(in.env.gravity));
     const double cg_floor = d.cloth_mass * g_impulse * g_impulse;
-    if (params_.multigrid && !d.mg.ready())  // from the pattern's CSR structure (CSR in either layout)
+    if (params_.multigrid && !d.mg.ready()) {  // from the pattern's CSR structure (CSR in either layout)
+      ScopedStage setup(in.timer, "multigrid setup");
       d.mg.setup(ctx_, d.pattern.row_offsets.to_host(), d.pattern.cols.to_host(), d.pattern.diag.to_host());
+    }
     Multigrid* mg = params_.multigrid ? &d.mg : nullptr;
     const CoarseStart coarse{&d.coarse_pieces, &d.coarse};
-    CgResult r = pcg_solve(ctx_, A, d.rhs.data(), d.v_new.data(), d.cg, params_.cg_max_iterations, params_.cg_tolerance,
-                           cg_floor, mg, params_.cg_coarse_start ? &coarse : nullptr);
+    CgResult r;
+    {  // (sub-stages of the integration, exclusive times: where a frame's PCG time goes)
+      ScopedStage cg(in.timer, "cg first solve");
+      r = pcg_solve(ctx_, A, d.rhs.data(), d.v_new.data(), d.cg, params_.cg_max_iterations, params_.cg_tolerance,
+                    cg_floor, mg, params_.cg_coarse_start ? &coarse : nullptr);
+    }
     add_stat(in.stats, "cg iterations", r.iterations);
     add_stat(in.stats, "cg first iterations", r.iterations);
     const double first_scale = r.scale;
     const int rounds = A.prox.k ? std::max(params_.spring_rounds, kContactRounds) : kContactRounds;
     for (int round = 0; (A.prox.k || resting) && round < rounds; ++round) {  // contacts' active sets
       size_t released = 0, rubbing = 0, slips = 0;
+      ScopedStage updates(in.timer, "contact rounds");
       if (A.prox.k && round < params_.spring_rounds) {
         released = d.repulsion.release_pulling_springs(ctx_, d.v_new.data(), h, state.inv_mass.data(), d.rhs.data());
         add_stat(in.stats, "released springs", double(released));
@@ -306,6 +313,7 @@ void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, dou
       const bool contacts_only = slips > 0 && released == 0 && rubbing == 0;
       const int cap = contacts_only ? params_.cg_max_iterations
                                     : std::min(params_.cg_resolve_iterations, params_.cg_max_iterations);
+      ScopedStage cg(in.timer, "cg re-solves");
       r = pcg_solve(ctx_, A, d.rhs.data(), d.v_new.data(), d.cg, cap, params_.cg_tolerance, first_scale,
                     contacts_only ? mg : nullptr);
       add_stat(in.stats, "cg iterations", r.iterations);
@@ -314,6 +322,7 @@ void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, dou
     in.stats.set("cg residual", r.rel_residual);
     newton_iterations(in, state, A, first_scale);
     if (A.prox.k) {  // how far the springs' lagged friction is from Coulomb's law
+      ScopedStage check(in.timer, "friction check");
       const ClothRepulsion::FrictionCheck fc = d.repulsion.check_friction(ctx_, d.v_new.data(), h);
       add_stat(in.stats, "pair friction", fc.impulse);
       add_stat(in.stats, "pair friction bound", fc.bound);
@@ -387,6 +396,7 @@ void IClothSolver::newton_iterations(const StepInputs& in, SimState& state, cons
                                   d.edge_scratch.data());
   };
   if (params_.newton_iterations <= 0 || d.check_tangles) return;
+  ScopedStage stage(in.timer, "newton");
   float grown = growth();
   for (int it = 0; it < params_.newton_iterations && grown > params_.newton_strain; ++it) {
     if (it == 0) {  // the linearisation at x: its right-hand side and elastic forces

@@ -62,7 +62,19 @@ void relinearised_rhs(const Context& ctx, int n, float h, const Vec3f* b0, const
   parallel_for(ctx, n, [=] CB_HD(int i) { rhs[i] = b0[i] + (f_star[i] - f0[i]) * h + kv[i] * (h * h); });
 }
 
+void prepare_system_rows(const Context& ctx, const SystemView& A, const Vec3f* p, const int* skip) {
+  if (!A.prox.k || A.prox.count == 0) return;
+  const PairSprings ps = A.prox;
+  const float h = A.h;
+  parallel_for(ctx, int(ps.count), [=] CB_HD(int j) {
+    if (skip && *skip) return;
+    const uint32_t pr = ps.list[j];
+    ps.t[pr] = spring_pair_product(ps, p, pr, h);
+  });
+}
+
 void apply_system(const Context& ctx, const SystemView& A, const Vec3f* p, Vec3f* y) {
+  prepare_system_rows(ctx, A, p);
   parallel_for(ctx, A.pat.nverts, [=] CB_HD(int i) { y[i] = system_row(A, p, i); });
 }
 

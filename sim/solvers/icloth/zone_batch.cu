@@ -210,12 +210,12 @@ struct GridTeam {
   }
 };
 
-/// Zones with more vertices + impacts than this are solved by the whole device
-/// (GridTeam), one cooperative launch each; the rest one block each.
-constexpr int kGridZone = 8192;
+/// Zones with more vertices + impacts than ZoneBatchScratch::whole_device_from are
+/// solved by the whole device (GridTeam), one cooperative launch each; the rest
+/// one block each.
 constexpr int kGridThreads = 256;
 
-// large_from: kGridZone, or INT_MAX where the device has no cooperative launch
+// large_from: whole_device_from, or INT_MAX where the device has no cooperative launch
 CB_HD inline bool is_large(const int* vert_off, const int* imp_off, int z, int large_from) {
   return (vert_off[z + 1] - vert_off[z]) + (imp_off[z + 1] - imp_off[z]) > large_from;
 }
@@ -245,7 +245,7 @@ __global__ void __launch_bounds__(kGridThreads) solve_large_zone_kernel(int zone
 // every large zone of the batch, one cooperative launch each (the device's
 // co-resident blocks, fewer for a zone that needs fewer)
 void solve_large_zones(const Context& ctx, const ZoneBatch& b, const ZoneArrays& a, const FlatScratch& f,
-                       const ZoneSettings& s, ZoneBatchScratch& sc) {
+                       const ZoneSettings& s, int large_from, ZoneBatchScratch& sc) {
   int per_sm = 0, sms = 0;
   CB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, solve_large_zone_kernel, kGridThreads, 0));
   CB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx.device));
@@ -261,7 +261,7 @@ void solve_large_zones(const Context& ctx, const ZoneBatch& b, const ZoneArrays&
   float* pf = sc.part_f.data();
   ZoneResult* res = sc.results.data();
   for (int z = 0; z < int(b.num_zones()); ++z) {
-    if (!is_large(b.vert_off.data(), b.imp_off.data(), z, kGridZone)) continue;
+    if (!is_large(b.vert_off.data(), b.imp_off.data(), z, large_from)) continue;
     const int work = (b.vert_off[size_t(z) + 1] - b.vert_off[size_t(z)]) + (b.imp_off[size_t(z) + 1] - b.imp_off[size_t(z)]);
     const int blocks = std::max(1, std::min(most, (work + kGridThreads - 1) / kGridThreads));
     void* args[] = {&z, &as, &fs, &st, &pd, &pf, &res};
@@ -316,12 +316,12 @@ std::vector<ZoneResult> solve_zones(const Context& ctx, ZoneBatch& b, const Zone
                       sc.g.data(), sc.xprev.data(), sc.xtry.data()};
   int coop = 0;
   CB_CUDA_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, ctx.device));
-  const int large_from = coop ? kGridZone : INT_MAX;  // without it, every zone gets one block
+  const int large_from = coop ? sc.whole_device_from : INT_MAX;  // without it, every zone gets one block
   const ZoneArrays a{sc.vert_off.data(), sc.imp_off.data(), sc.edge_off.data(), sc.x.data(),
                      sc.xt.data(),       sc.m.data(),       sc.imp.data(),      sc.edges.data()};
   solve_zones_kernel<<<unsigned(b.num_zones()), kZoneThreads>>>(a, f, s, sc.results.data(), large_from);
   CB_CUDA_CHECK(cudaGetLastError());
-  if (coop) solve_large_zones(ctx, b, a, f, s, sc);
+  if (coop) solve_large_zones(ctx, b, a, f, s, large_from, sc);
   sc.x.download(b.x);
   std::vector<ZoneResult> res = sc.results.to_host();
   res.resize(b.num_zones());

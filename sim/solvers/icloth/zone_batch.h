@@ -45,6 +45,10 @@ struct ZoneBatchScratch {
   DeviceBuffer<ZoneResult> results;
   DeviceBuffer<double> part_d;  ///< large zones: per-block partial sums
   DeviceBuffer<float> part_f;
+  /// CUDA: a zone of more vertices + impacts than this is solved by the whole
+  /// device (one cooperative launch, GridTeam); the rest one block each. Tests
+  /// raise it to solve a large zone with one block and compare the two teams.
+  int whole_device_from = 8192;
 };
 
 /// Solves every zone of b; b.x holds the solutions afterwards. One result per zone.
