@@ -257,9 +257,10 @@ TEST(IClothZoneSolver, TheMembraneGradientMatchesFiniteDifferences) {
 }
 
 // several zones of different sizes in one batch (the layout of a collision
-// round), with the membrane on: each is solved as if alone, and the CUDA teams
-// (a block per zone, the whole grid for the large one) agree with the CPU's
-// serial one up to rounding
+// round), with the membrane on: each is solved as if alone; the CUDA teams (a
+// block per zone, the whole grid for the large one) agree with each other and
+// with the CPU's serial one up to rounding, except where rounding changes the
+// descent's path (the large zone, below)
 TEST(IClothZoneSolver, BatchSolvesEachZoneAsAloneOnEveryBackend) {
   // n vertices pushed through a fixed triangle, odd ones also onto their neighbour
   auto stack = [](int n) {
@@ -287,12 +288,17 @@ TEST(IClothZoneSolver, BatchSolvesEachZoneAsAloneOnEveryBackend) {
   zones.push_back(strip_through_an_obstacle());
   ZoneSettings s;
   s.membrane = 100.f;
-  // past the paper's 100 iterations: the 6,000-vertex zone with its membrane
-  // stops by its step test at 307. Stopped by the cap at 100 it is a point along
-  // the descent, and there a Chebyshev restart decided by the sums' rounding
-  // moved the chain's ends 0.28 mm from the CPU's (the block and the whole-device
-  // teams alike; H200, 2026-11-26)
-  s.max_iterations = 400;
+  // The 6,000-vertex zone stops at the 100-iteration cap, a point along the
+  // descent: the membrane pulls the chain's ends for hundreds of iterations. On
+  // an H200 (2026-11-26) a Chebyshev restart that the CUDA sums' rounding
+  // decided otherwise (7 restarts against the CPU's 6) left its ends 0.28 mm
+  // from the CPU's, of a 2 mm correction, with the block and the whole-device
+  // teams alike; with a 400 cap it stopped by its step test at 287 iterations
+  // on CUDA and 307 on the CPU, 0.16 mm apart. So that zone is held to 0.5 mm
+  // against the CPU and to rounding against the other CUDA team.
+  const size_t drifting = 4;
+  const float near_cpu = 1e-5f, near_cpu_drifting = 5e-4f;  // m
+  std::vector<Vec3f> first_cuda;  // the whole-device team's batch result
   struct Run {
     Context ctx;
     int whole_device_from;  // CUDA: the large zone on the whole device (default) or one block
@@ -328,17 +334,22 @@ TEST(IClothZoneSolver, BatchSolvesEachZoneAsAloneOnEveryBackend) {
                 << "), farthest vertex from the cpu's " << worst << " m\n";
       EXPECT_TRUE(res[k].converged) << backend_name(ctx.backend) << " zone " << k;
       EXPECT_EQ(res[k].converged, r1.converged) << backend_name(ctx.backend) << " zone " << k;
+      const float bound = k == drifting ? near_cpu_drifting : near_cpu;
       for (size_t i = 0; i < alone.x.size(); ++i) {
-        const Vec3f got = b.x[size_t(b.vert_off[k]) + i];
+        const size_t at = size_t(b.vert_off[k]) + i;
+        const Vec3f got = b.x[at];
         // the CPU batch is the CPU solve, bit for bit; CUDA sums in another order
         if (!ctx.is_cuda()) EXPECT_EQ(got, alone.x[i]) << "zone " << k << " vertex " << i;
-        EXPECT_LT(length(got - alone.x[i]), 1e-5f) << backend_name(ctx.backend) << " zone " << k << " vertex " << i;
+        EXPECT_LT(length(got - alone.x[i]), bound) << backend_name(ctx.backend) << " zone " << k << " vertex " << i;
+        if (ctx.is_cuda() && !first_cuda.empty())  // one block a zone against the whole device
+          EXPECT_LT(length(got - first_cuda[at]), near_cpu) << "CUDA teams, zone " << k << " vertex " << i;
       }
       Zone solved = zones[k];
       solved.x.assign(b.x.begin() + b.vert_off[k], b.x.begin() + b.vert_off[k + 1]);
       for (size_t j = 0; j < solved.imp.size(); ++j)
         EXPECT_GE(solved.c(j), -0.1f * solved.imp[j].d) << backend_name(ctx.backend) << " zone " << k << " impact " << j;
     }
+    if (ctx.is_cuda() && first_cuda.empty()) first_cuda = b.x;
   }
 }
 
