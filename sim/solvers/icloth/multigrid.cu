@@ -199,12 +199,22 @@ void pairs_residual0(const Context& ctx, int n, const PairSprings& ps, const flo
   });
 }
 
-// level >= 1: r[I] -= the coupling of node I's vertices with springs to other nodes
+// level >= 1: r[I] -= the coupling of node I's vertices with springs to other
+// nodes. Each vertex's coupling first, one thread a vertex (coupled[j] for
+// verts[j], npv of them), then each node's sum of its run in the same order: the
+// same sums as one thread a node walking its aggregate's springs, which on a
+// coarse level of a few hundred nodes left the device nearly idle while a few
+// threads walked thousands of springs each (RESULTS.md, H200 lease)
 void pairs_residual(const Context& ctx, int n, const PairSprings& ps, const float* w, float h, const int32_t* map,
-                    const uint32_t* start, const uint32_t* verts, const Vec3f* x, Vec3f* r) {
+                    const uint32_t* start, const uint32_t* verts, size_t npv, const Vec3f* x, Vec3f* coupled,
+                    Vec3f* r) {
+  parallel_for(ctx, int(npv), [=] CB_HD(int j) {
+    const int v = int(verts[j]);
+    coupled[j] = pair_coupling(ps, w, map, map[v], x, v, h);
+  });
   parallel_for(ctx, n, [=] CB_HD(int I) {
     Vec3f s{0, 0, 0};
-    for (uint32_t j = start[I]; j < start[I + 1]; ++j) s += pair_coupling(ps, w, map, I, x, int(verts[j]), h);
+    for (uint32_t j = start[I]; j < start[I + 1]; ++j) s += coupled[j];
     r[I] -= s;
   });
 }
@@ -407,6 +417,7 @@ void Multigrid::gather_pairs(const Context& ctx) {
   pair_vertex_flags(ctx, n0, prox_, inv_mass_, pv_flags_.data());
   npv_ = compact_indices(ctx, pv_flags_.data(), L0.pair_vert.data(), size_t(n0));
   if (npv_ == 0) return;
+  pv_coupled_.resize(ctx, npv_);
   for (size_t l = 1; l < levels_.size(); ++l) {
     Level& L = levels_[l];
     L.pair_key.resize(ctx, npv_);
@@ -432,7 +443,8 @@ void Multigrid::residual(const Context& ctx, size_t l, const Vec3f* x, const Vec
   if (l == 0)
     pairs_residual0(ctx, L.n, prox_, inv_mass_, h_, x, r);
   else
-    pairs_residual(ctx, L.n, prox_, inv_mass_, h_, L.map0.data(), L.pair_start.data(), L.pair_vert.data(), x, r);
+    pairs_residual(ctx, L.n, prox_, inv_mass_, h_, L.map0.data(), L.pair_start.data(), L.pair_vert.data(), npv_, x,
+                   pv_coupled_.data(), r);
 }
 
 // x += omega D^-1 (b - A x)
@@ -484,7 +496,7 @@ std::vector<int32_t> Multigrid::level_map(int l) const {
 
 size_t Multigrid::device_bytes() const {
   size_t b = 0;
-  b += terms_.bytes() + pv_flags_.bytes() + dense_.bytes() + chol_.bytes() + chol_y_.bytes();
+  b += terms_.bytes() + pv_flags_.bytes() + pv_coupled_.bytes() + dense_.bytes() + chol_.bytes() + chol_y_.bytes();
   for (const Level& L : levels_)
     b += L.row_offsets.bytes() + L.cols.bytes() + L.diag.bytes() + L.agg.bytes() + L.member_off.bytes() +
          L.members.bytes() + L.contrib_off.bytes() + L.contrib.bytes() + L.values.bytes() + L.dinv.bytes() +
