@@ -219,20 +219,33 @@ void pairs_residual(const Context& ctx, int n, const PairSprings& ps, const floa
   });
 }
 
-// node I's diagonal block += the couplings between its own vertices
+// node I's diagonal block += the couplings between its own vertices: each
+// vertex's share first, one thread a vertex (inner[j] for verts[j]), then each
+// node's run summed in order (pairs_residual's reason)
 void pairs_inner_diagonal(const Context& ctx, int n, const PairSprings& ps, const float* w, float h,
-                          const int32_t* map, const uint32_t* start, const uint32_t* verts, const uint32_t* diag,
-                          M3* values) {
-  parallel_for(ctx, n, [=] CB_HD(int I) {
+                          const int32_t* map, const uint32_t* start, const uint32_t* verts, size_t npv, M3* inner,
+                          const uint32_t* diag, M3* values) {
+  parallel_for(ctx, int(npv), [=] CB_HD(int j) {
+    const int v = int(verts[j]);
+    const int32_t I = map[v];
     M3 d{};
-    for_node_springs(ps, start, verts, I, [&](uint32_t pr, int c, const ProxPair& q) {
+    for (uint32_t e = ps.off[v]; e < ps.off[v + 1]; ++e) {
+      const uint32_t ent = ps.entry[e], pr = ent >> 2;
+      if (ps.k[pr] == 0.f) continue;
+      const ProxPair& q = ps.pairs[pr];
+      const int c = int(ent & 3u);
       float wt = 0.f;
       for (int t = 0; t < 4; ++t) {
         const int32_t u = pair_vertex(q, t);
         if (t != c && w[u] != 0.f && map[u] == I) wt += q.w[t];
       }
       if (wt != 0.f) d += pair_block(ps, pr, h) * (q.w[c] * wt);
-    });
+    }
+    inner[j] = d;
+  });
+  parallel_for(ctx, n, [=] CB_HD(int I) {
+    M3 d{};
+    for (uint32_t j = start[I]; j < start[I + 1]; ++j) d += inner[j];
     values[diag[I]] += d;
   });
 }
@@ -418,6 +431,7 @@ void Multigrid::gather_pairs(const Context& ctx) {
   npv_ = compact_indices(ctx, pv_flags_.data(), L0.pair_vert.data(), size_t(n0));
   if (npv_ == 0) return;
   pv_coupled_.resize(ctx, npv_);
+  pv_inner_.resize(ctx, npv_);
   for (size_t l = 1; l < levels_.size(); ++l) {
     Level& L = levels_[l];
     L.pair_key.resize(ctx, npv_);
@@ -428,7 +442,7 @@ void Multigrid::gather_pairs(const Context& ctx) {
     sort_by_key(ctx, L.pair_key.data(), L.pair_vert.data(), npv_);
     key_starts(ctx, L.pair_key.data(), npv_, uint32_t(L.n), L.pair_start.data());
     pairs_inner_diagonal(ctx, L.n, prox_, inv_mass_, h_, L.map0.data(), L.pair_start.data(), L.pair_vert.data(),
-                         L.diag.data(), L.values.data());
+                         npv_, pv_inner_.data(), L.diag.data(), L.values.data());
   }
 }
 
@@ -496,7 +510,7 @@ std::vector<int32_t> Multigrid::level_map(int l) const {
 
 size_t Multigrid::device_bytes() const {
   size_t b = 0;
-  b += terms_.bytes() + pv_flags_.bytes() + pv_coupled_.bytes() + dense_.bytes() + chol_.bytes() + chol_y_.bytes();
+  b += terms_.bytes() + pv_flags_.bytes() + pv_coupled_.bytes() + pv_inner_.bytes() + dense_.bytes() + chol_.bytes() + chol_y_.bytes();
   for (const Level& L : levels_)
     b += L.row_offsets.bytes() + L.cols.bytes() + L.diag.bytes() + L.agg.bytes() + L.member_off.bytes() +
          L.members.bytes() + L.contrib_off.bytes() + L.contrib.bytes() + L.values.bytes() + L.dinv.bytes() +

@@ -109,6 +109,7 @@ class Multigrid {
   size_t npv_ = 0;                   ///< vertices with springs (free)
   DeviceBuffer<uint32_t> pv_flags_;  ///< scratch
   DeviceBuffer<Vec3f> pv_coupled_;   ///< (npv_) scratch: each spring vertex's coupling on a coarse level
+  DeviceBuffer<M3> pv_inner_;        ///< (npv_) scratch: each spring vertex's share of its node's diagonal block
   DeviceBuffer<M3> dense_;           ///< (n x n) the coarsest level's operator, springs included
   DeviceBuffer<double> chol_;        ///< (3n x 3n) its Cholesky factor
   DeviceBuffer<double> chol_y_;      ///< (3n) scratch of the triangular solves
