@@ -510,7 +510,8 @@ std::vector<int32_t> Multigrid::level_map(int l) const {
 
 size_t Multigrid::device_bytes() const {
   size_t b = 0;
-  b += terms_.bytes() + pv_flags_.bytes() + pv_coupled_.bytes() + pv_inner_.bytes() + dense_.bytes() + chol_.bytes() + chol_y_.bytes();
+  b += terms_.bytes() + pv_flags_.bytes() + pv_coupled_.bytes() + pv_inner_.bytes() + dense_.bytes() + chol_.bytes() +
+       chol_y_.bytes();
   for (const Level& L : levels_)
     b += L.row_offsets.bytes() + L.cols.bytes() + L.diag.bytes() + L.agg.bytes() + L.member_off.bytes() +
          L.members.bytes() + L.contrib_off.bytes() + L.contrib.bytes() + L.values.bytes() + L.dinv.bytes() +

@@ -501,7 +501,7 @@ void ClothRepulsion::compact_spring_incidence(const Context& ctx) {
                  spring_vert_.data(), spring_w_.data());
   spring_off_.resize(ctx, count_.size() + 1);
   key_starts(ctx, spring_vert_.data(), ns, uint32_t(count_.size()), spring_off_.data());  // sorted: inc_vert_ is
-  const size_t np = pairs_.size();  // the pairs themselves, for spring_products' one pass per pair
+  const size_t np = pairs_.size();  // the pairs themselves, for prepare_system_rows' one pass per pair
   entry_flag_.resize(ctx, np);
   spring_list_.resize(ctx, np);
   flag_springs(ctx, spring_k_.data(), np, entry_flag_.data());

@@ -87,7 +87,7 @@ struct PairSprings {
   const uint32_t* list = nullptr;  ///< (count) the pairs with a spring when it was made (a superset later)
   uint32_t count = 0;
   /// (npairs) N/m times p's unit: each listed pair's row part for the p of the last
-  /// spring_products call (system_kernels.h); prox_row gathers it per vertex
+  /// prepare_system_rows call (system_kernels.h); prox_row gathers it per vertex
   Vec3f* t = nullptr;
 };
 

@@ -96,7 +96,7 @@ CB_HD inline Vec3f spring_pair_product(const PairSprings& ps, const Vec3f* p, ui
 }
 
 /// Row i of the proximity springs' product: sum over vertex i's spring entries
-/// of w_i t (spring_pair_product), t as the last spring_products call left it.
+/// of w_i t (spring_pair_product), t as the last prepare_system_rows call left it.
 /// Computed per pair first, the pair's four velocities are read once per
 /// product instead of once per corner, and a vertex's loop reads its own
 /// entries and weights in a row (on the 200k-triangle funnel on an H200 the
