@@ -100,7 +100,8 @@ CB_HD inline Vec3f spring_pair_product(const PairSprings& ps, const Vec3f* p, ui
 /// Computed per pair first, the pair's four velocities are read once per
 /// product instead of once per corner, and a vertex's loop reads its own
 /// entries and weights in a row (on the 200k-triangle funnel on an H200 the
-/// per-corner form made a PCG iteration 190 us against 36 without springs).
+/// per-corner form made a PCG iteration 175 us against 37 without springs;
+/// 67 us with this one).
 CB_HD inline Vec3f prox_row(const PairSprings& ps, int i) {
   Vec3f acc{0, 0, 0};
   for (uint32_t e = ps.off[i]; e < ps.off[i + 1]; ++e) acc += ps.t[ps.entry[e] >> 2] * ps.w[e];
