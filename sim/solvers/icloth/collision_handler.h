@@ -126,6 +126,8 @@ struct CollisionStats {
   uint64_t tangle_pushes = 0;      ///< steps whose pushes apart (untangle.h) were kept: a tangled start's
                                    ///< the zones cleared, or the last resort's that leave fewer crossings
   uint64_t pushes_dropped = 0;     ///< tangled steps whose pushes the zones could not clear
+  uint64_t tangle_holds = 0;       ///< tangled steps whose new crossings were undone by holding their
+                                   ///< cloth vertices at x0 (hold_new_crossings)
   uint64_t stalls = 0;             ///< zone rounds stopped because two rounds in a row found only known impacts
   uint64_t clamped = 0;            ///< steps shortened to half the first time of impact left
   uint64_t unresolved = 0;         ///< steps from a tangled start that ended with impacts left (caps hit)
@@ -201,6 +203,7 @@ class CollisionHandler {
                   std::vector<Vec3f>& pushed) const;
   void push_left_crossings(const Context& ctx, const CollisionInput& in, size_t crossing, std::vector<Vec3f>& x1,
                            CollisionStats& st);
+  void hold_new_crossings(const Context& ctx, const CollisionInput& in, std::vector<Vec3f>& x1, CollisionStats& st);
   size_t nverts_ = 0;
   std::vector<Int3> cloth_tris_;
   Csr vert_tris_;  ///< (nverts) the triangles around each cloth vertex

@@ -611,6 +611,7 @@ void IClothSolver::resolve_collisions(const StepInputs& in, SimState& state, flo
   add_stat(fs, "excluded features", double(st.excluded));
   add_stat(fs, "tangle pushes", double(st.tangle_pushes));
   add_stat(fs, "tangle pushes dropped", double(st.pushes_dropped));
+  add_stat(fs, "tangle holds", double(st.tangle_holds));
   add_stat(fs, "zone stalls", double(st.stalls));
   add_stat(fs, "clamped steps", double(st.clamped));
   add_stat(fs, "unresolved steps", double(st.unresolved));

@@ -136,9 +136,10 @@ TEST(IClothTangledStart, VerletSwingThenSwitchKeepsMoving) {
 // I-Cloth frames: the tangle may not grow (intersecting triangle pairs at the end
 // <= at the hand-over), the cloth may not freeze (a free vertex moves more than
 // 1 mm in each of the last 3 frames: the sheet hangs from a held grab or flaps
-// after a release, it is never at rest within 6 frames) and the strain handed
-// over (about 9 at the grab) must come down below `max_strain`.
-void sweep_swings(float max_strain, std::initializer_list<int> lengths) {
+// after a release, it is never at rest within 6 frames) and, for swings of at
+// most `strain_up_to` frames, the strain handed over (about 9 at the grab) must
+// come down below `max_strain`.
+void sweep_swings(float max_strain, std::initializer_list<int> lengths, int strain_up_to = 1 << 30) {
   for (const Context& ctx : test::backends())
     for (bool release : {true, false})
       for (int frames : lengths) {
@@ -152,7 +153,8 @@ void sweep_swings(float max_strain, std::initializer_list<int> lengths) {
                                               << r.start_pairs << " -> " << r.end_pairs;
         EXPECT_GT(r.min_move_last3, 1e-3) << backend_name(ctx.backend) << ", swing of " << frames
                                           << " frames, grab " << grab << ": the cloth froze";
-        EXPECT_LT(w.stats().max_strain, max_strain) << backend_name(ctx.backend) << ", swing of " << frames
+        if (frames <= strain_up_to)
+          EXPECT_LT(w.stats().max_strain, max_strain) << backend_name(ctx.backend) << ", swing of " << frames
                                                     << " frames, grab " << grab << ": the strain is still "
                                                     << w.stats().max_strain;
       }
@@ -166,16 +168,22 @@ void sweep_swings(float max_strain, std::initializer_list<int> lengths) {
 // (2.22 since the PCG's tolerance scale changed, cg.h); since the fallbacks ask
 // capped CCD queries again at smaller separations (collision_handler.h), 1.92,
 // and the 42-frame held swing no longer freezes (it stood still from frame 2).
+// Since a tangled step whose result crosses new pairs holds those pairs'
+// vertices at their start (CollisionHandler::hold_new_crossings), with the
+// stiffness product on differences, the 45- and 46-frame swings do not grow
+// their tangle either (they did: 50 -> 53 and 55 -> 60); their strain stays the
+// open defect below (4.0 released at 46 frames, 3.5 held at 45).
 TEST(IClothTangledStart, TangleNeitherGrowsNorStaysOverstretchedAfterAnySwing) {
-  sweep_swings(2.5f, {36, 38, 39, 40, 41, 42, 44});
+  sweep_swings(2.5f, {36, 38, 39, 40, 41, 42, 44, 45, 46}, 44);
 }
 
 // Not yet true (an open defect of issue 7): the strain of a tangled hand-over
 // relaxes slowly where steps still need the rigid fallback, which keeps a zone's
-// start shape. Measured on the CPU after 6 frames (twentieth session, since the
-// clamp asks capped queries again on pieces of the step): the 42-frame held swing
-// ends at 2.21, the 45- and 46-frame ones at 2.69 (its tangle grown 50 -> 53) and
-// 3.82 released, below 2 and 2.51 held. Enable this test when they relax too.
+// start shape. Measured on the CPU after 6 frames (twenty-second session, with
+// the stiffness product on differences and the hold of new crossings): above 2
+// are the 40-frame released swing (2.14), the 46-frame released one (4.02) and
+// the 44-, 45- and 46-frame held ones (2.36, 3.47, 2.21). Enable this test when
+// they relax too.
 TEST(IClothTangledStart, DISABLED_TangleRelaxesBelowStrain2AfterAnySwing) {
   sweep_swings(2.f, {36, 38, 39, 40, 41, 42, 44, 45, 46});
 }
