@@ -24,7 +24,7 @@ ParamTable IClothParams::to_table() const {
   t.add_bool("cg_coarse_start", cg_coarse_start,
              "start the first PCG solve from the best uniform velocity change of each cloth piece");
   t.add_bool("stiffness_on_differences", stiffness_on_differences,
-             "stiffness product on neighbour differences (exact for rigid motion)");
+             "stiffness product on neighbour differences (exact for rigid motion; opt-in)");
   t.add_int("newton_iterations", newton_iterations, 0, 100,
             "further Newton iterations of a step that stretches an edge by newton_strain (0 = off)");
   t.add_float("newton_strain", newton_strain, 0, 100, "", "growth of an edge's strain over a step that relinearises it");

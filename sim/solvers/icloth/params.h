@@ -42,11 +42,11 @@ struct IClothParams {
   /// evaluate the stiffness product on the differences p_j - p_i
   /// (system_kernels.h, add_stiffness_row): exact for a rigid motion, where the
   /// float sum K_ii p_i + sum K_ij p_j is off by up to 30 % of the mass term on
-  /// the 200k-triangle funnel. The default since the twenty-second session (a
-  /// tangled hand-over that grew its tangle with it, the reason it was opt-in,
-  /// no longer does: CollisionHandler::hold_new_crossings); false: the summed
-  /// product of the sessions before (RESULTS.md, twentieth session)
-  bool stiffness_on_differences = true;
+  /// the 200k-triangle funnel. Opt-in: with the hold of new crossings the tangled
+  /// sweep passes with it, but the dress family got worse (largest strain 4.37
+  /// against 3.18 on average, 4 of 12 runs at the last resort; RESULTS.md,
+  /// twenty-second session)
+  bool stiffness_on_differences = false;
   /// Newton iterations of the backward Euler step beyond the first (solver.cpp,
   /// newton_iterations): a step whose solved end stretches some edge by more
   /// than newton_strain beyond its strain at the start is linearised again at
