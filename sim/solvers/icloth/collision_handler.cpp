@@ -570,15 +570,15 @@ void CollisionHandler::last_resort(const Context& ctx, const CollisionInput& in,
 void CollisionHandler::hold_new_crossings(const Context& ctx, const CollisionInput& in, std::vector<Vec3f>& x1,
                                           CollisionStats& st) {
   if (num_tangles_ == 0) return;
-  constexpr int kHoldPasses = 4;
-  auto ordered = [](Int2 p) { return p.a < p.b ? p : Int2{p.b, p.a}; };
-  auto less = [](Int2 p, Int2 q) { return p.a < q.a || (p.a == q.a && p.b < q.b); };
-  std::vector<Int2> start;
-  for (const Int2& p : tangles_) start.push_back(ordered(p));
-  std::sort(start.begin(), start.end(), less);
   std::vector<Int2> pairs;
   size_t crossing = crossing_pairs(ctx, in, x1, &pairs);
   if (crossing <= num_tangles_) return;
+  constexpr int kHoldPasses = 4;
+  auto ordered = [](Int2 p) { return p.a < p.b ? p : Int2{p.b, p.a}; };
+  auto less = [](Int2 p, Int2 q) { return p.a < q.a || (p.a == q.a && p.b < q.b); };
+  std::vector<Int2> start;  // the pairs crossed at the start, to tell the new ones
+  for (const Int2& p : tangles_) start.push_back(ordered(p));
+  std::sort(start.begin(), start.end(), less);
   std::vector<Vec3f> held = x1;
   const std::vector<Vec3f>& x0 = *in.x0;
   for (int pass = 0; pass < kHoldPasses && crossing > num_tangles_; ++pass) {

@@ -177,18 +177,20 @@ CB_HD inline Vec3f pair_coupling(const PairSprings& ps, const float* w, const in
   return acc;
 }
 
-// f(pr, c, q) for every spring entry (pair pr, corner c; k != 0) of the
-// vertices with springs of node I (start/verts: the level's grouping)
+// f(pr, c, q) for every spring entry (pair pr, corner c; k != 0) of vertex v
+template <class F>
+CB_HD CB_INLINE void for_vertex_springs(const PairSprings& ps, int v, F f) {
+  for (uint32_t e = ps.off[v]; e < ps.off[v + 1]; ++e) {
+    const uint32_t ent = ps.entry[e], pr = ent >> 2;
+    if (ps.k[pr] != 0.f) f(pr, int(ent & 3u), ps.pairs[pr]);
+  }
+}
+
+// the same for every vertex with springs of node I (start/verts: the level's grouping)
 template <class F>
 CB_HD CB_INLINE void for_node_springs(const PairSprings& ps, const uint32_t* start, const uint32_t* verts, int I,
                                       F f) {
-  for (uint32_t j = start[I]; j < start[I + 1]; ++j) {
-    const int v = int(verts[j]);
-    for (uint32_t e = ps.off[v]; e < ps.off[v + 1]; ++e) {
-      const uint32_t ent = ps.entry[e], pr = ent >> 2;
-      if (ps.k[pr] != 0.f) f(pr, int(ent & 3u), ps.pairs[pr]);
-    }
-  }
+  for (uint32_t j = start[I]; j < start[I + 1]; ++j) for_vertex_springs(ps, int(verts[j]), f);
 }
 
 // level 0: r -= the springs' coupling of each free vertex
@@ -229,18 +231,14 @@ void pairs_inner_diagonal(const Context& ctx, int n, const PairSprings& ps, cons
     const int v = int(verts[j]);
     const int32_t I = map[v];
     M3 d{};
-    for (uint32_t e = ps.off[v]; e < ps.off[v + 1]; ++e) {
-      const uint32_t ent = ps.entry[e], pr = ent >> 2;
-      if (ps.k[pr] == 0.f) continue;
-      const ProxPair& q = ps.pairs[pr];
-      const int c = int(ent & 3u);
+    for_vertex_springs(ps, v, [&](uint32_t pr, int c, const ProxPair& q) {
       float wt = 0.f;
       for (int t = 0; t < 4; ++t) {
         const int32_t u = pair_vertex(q, t);
         if (t != c && w[u] != 0.f && map[u] == I) wt += q.w[t];
       }
       if (wt != 0.f) d += pair_block(ps, pr, h) * (q.w[c] * wt);
-    }
+    });
     inner[j] = d;
   });
   parallel_for(ctx, n, [=] CB_HD(int I) {

@@ -136,10 +136,9 @@ TEST(IClothTangledStart, VerletSwingThenSwitchKeepsMoving) {
 // I-Cloth frames: the tangle may not grow (intersecting triangle pairs at the end
 // <= at the hand-over), the cloth may not freeze (a free vertex moves more than
 // 1 mm in each of the last 3 frames: the sheet hangs from a held grab or flaps
-// after a release, it is never at rest within 6 frames) and, for swings of at
-// most `strain_up_to` frames, the strain handed over (about 9 at the grab) must
-// come down below `max_strain`.
-void sweep_swings(float max_strain, std::initializer_list<int> lengths, int strain_up_to = 1 << 30) {
+// after a release, it is never at rest within 6 frames) and the strain handed
+// over (about 9 at the grab) must come down below `max_strain`.
+void sweep_swings(float max_strain, std::initializer_list<int> lengths) {
   for (const Context& ctx : test::backends())
     for (bool release : {true, false})
       for (int frames : lengths) {
@@ -153,8 +152,7 @@ void sweep_swings(float max_strain, std::initializer_list<int> lengths, int stra
                                               << r.start_pairs << " -> " << r.end_pairs;
         EXPECT_GT(r.min_move_last3, 1e-3) << backend_name(ctx.backend) << ", swing of " << frames
                                           << " frames, grab " << grab << ": the cloth froze";
-        if (frames <= strain_up_to)
-          EXPECT_LT(w.stats().max_strain, max_strain) << backend_name(ctx.backend) << ", swing of " << frames
+        EXPECT_LT(w.stats().max_strain, max_strain) << backend_name(ctx.backend) << ", swing of " << frames
                                                     << " frames, grab " << grab << ": the strain is still "
                                                     << w.stats().max_strain;
       }
@@ -179,10 +177,11 @@ TEST(IClothTangledStart, TangleNeitherGrowsNorStaysOverstretchedAfterAnySwing) {
 // Not yet true (an open defect of issue 7): the strain of a tangled hand-over
 // relaxes slowly where steps still need the rigid fallback, which keeps a zone's
 // start shape. Measured on the CPU after 6 frames (twenty-second session, with
-// the stiffness product on differences and the hold of new crossings): above 2
-// are the 40-frame released swing (2.14), the 46-frame released one (4.02) and
-// the 44-, 45- and 46-frame held ones (2.36, 3.47, 2.21). Enable this test when
-// they relax too.
+// the hold of new crossings): the 45- and 46-frame released swings end at 2.69
+// and 2.01 and grow their tangle (50 -> 53, 55 -> 60); every other swing ends
+// below 2 (the 42-frame held one at 1.997). With the stiffness product on
+// differences none grows, but five end above 2 (2.14-4.02). Enable this test
+// when they relax too.
 TEST(IClothTangledStart, DISABLED_TangleRelaxesBelowStrain2AfterAnySwing) {
   sweep_swings(2.f, {36, 38, 39, 40, 41, 42, 44, 45, 46});
 }
