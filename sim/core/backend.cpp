@@ -6,6 +6,7 @@
 #include "sim/core/error.h"
 
 #if CLOTHBOX_WITH_CUDA
+#include <cuda_profiler_api.h>
 #include <cuda_runtime.h>
 #endif
 
@@ -84,6 +85,15 @@ void synchronize(const Context& ctx) {
   if (ctx.is_cuda()) CB_CUDA_CHECK(cudaDeviceSynchronize());
 #else
   (void)ctx;
+#endif
+}
+
+void profiler_capture(const Context& ctx, bool on) {
+#if CLOTHBOX_WITH_CUDA
+  if (ctx.is_cuda()) CB_CUDA_CHECK(on ? cudaProfilerStart() : cudaProfilerStop());
+#else
+  (void)ctx;
+  (void)on;
 #endif
 }
 

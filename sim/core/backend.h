@@ -36,6 +36,11 @@ Context make_context(BackendRequest request, std::string* note = nullptr);
 /// Blocks until all work queued on the backend is done (no-op on the CPU).
 void synchronize(const Context& ctx);
 
+/// Starts (`on`) or stops the CUDA profiler's capture (cudaProfilerStart /
+/// Stop): under `ncu --profile-from-start off` only the kernels between the two
+/// are profiled. No-op on the CPU.
+void profiler_capture(const Context& ctx, bool on);
+
 /// Bytes of device memory in use / total on the CUDA device (0/0 on CPU).
 void device_memory(const Context& ctx, size_t* used, size_t* total);
 

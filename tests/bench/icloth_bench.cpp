@@ -14,10 +14,13 @@
 //    counts on the funnel while the sheets land (Fig. 9);
 //  - a pinned sheet at growing sizes without self-collision (forces + PCG only).
 //   OMP_WAIT_POLICY=passive build-*/tests/bench/icloth_bench [--benchmark_filter=...]
+// With CLOTHBOX_PROFILE_MEASURED set, the CUDA profiler captures the measured
+// frames only (for `ncu --profile-from-start off`; run_on_device.sh kernels).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <string>
@@ -43,6 +46,8 @@ void run_frames(benchmark::State& state, World& w, int warmup) {
   for (int i = 0; i < warmup; ++i) w.step();
   std::map<std::string, double> stages, sums, maxes;
   double frames = 0, fallbacks = 0;
+  const bool capture = std::getenv("CLOTHBOX_PROFILE_MEASURED") != nullptr;
+  if (capture) profiler_capture(w.context(), true);
   for (auto _ : state) {
     w.step();
     const FrameStats& st = w.stats();
@@ -53,6 +58,7 @@ void run_frames(benchmark::State& state, World& w, int warmup) {
     maxes["strain"] = std::max(maxes["strain"], double(st.max_strain));
     frames += 1;
   }
+  if (capture) profiler_capture(w.context(), false);
   for (const auto& s : stages) state.counters[s.first + " ms"] = s.second / frames;
   for (const auto& s : sums) state.counters[s.first] = s.second / frames;
   for (const auto& s : maxes) state.counters["max " + s.first] = s.second;

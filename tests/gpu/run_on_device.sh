@@ -9,7 +9,9 @@
 #       SECTIONs (default: all): tests scenes verlet pbd icloth collision egl; agree
 #       runs only the CPU/CUDA comparisons; egl the CUDA-GL interop check under
 #       EGL (carry .gl too: the GL loader packages, see the device README);
-#       profile an nsys profile where nsys exists.
+#       kernels the GPU time per kernel of the measured frames of the icloth
+#       benchmarks in KERNELS_FILTER (ncu; KERNELS_TIMEOUT, KERNELS_FRAMES);
+#       profile an nsys profile where nsys exists (nsys was not usable there).
 #       tests: every unit test with the CUDA backend available (each backend test
 #       compares CUDA with CPU); scenes: the CLI on every shipped scene with
 #       --backend cuda; the rest: the benchmarks at the GPU targets' sizes with
@@ -128,6 +130,28 @@ for s in "${sections[@]}"; do
       else
         result[egl]="not built (needs libegl-dev where the bundle is prepared)"
       fi ;;
+    kernels)  # GPU time per kernel over the measured frames of each icloth_bench in
+              # KERNELS_FILTER (space-separated; Nsight Compute, one metric, the
+              # clocks left alone; kernel_table.py groups and sums). Compare the
+              # per-frame total with the same benchmark's unprofiled ms: the rest
+              # is launch latency and host synchronisation.
+      ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+      if [ -n "$ncu" ]; then
+        result[kernels]="done (see kernels_*.md)"
+        for f in ${KERNELS_FILTER:-BM_IClothGpuFunnel/10/}; do
+          name=$(echo "$f" | tr -c 'A-Za-z0-9_\n' '_' | sed 's/_*$//')
+          CLOTHBOX_PROFILE_MEASURED=1 timeout "${KERNELS_TIMEOUT:-300}" "$ncu" --profile-from-start off \
+            --clock-control none --metrics gpu__time_duration.sum --csv --print-units base \
+            --print-kernel-base demangled "$bin/icloth_bench" --benchmark_filter="$f" \
+            >"$out/kernels_$name.csv" 2>"$out/kernels_$name.err" || result[kernels]="FAIL or cut short: $f"
+          python3 tests/gpu/kernel_table.py "$out/kernels_$name.csv" "${KERNELS_FRAMES:-3}" 40 \
+            >"$out/kernels_$name.md" 2>>"$out/kernels_$name.err"
+          grep '^BM_' "$out/kernels_$name.csv" >>"$out/kernels_$name.md"
+          gzip -f "$out/kernels_$name.csv"
+        done
+      else
+        result[kernels]="no ncu on this machine"
+      fi ;;
     profile)  # where the GPU time of the 200k-triangle I-Cloth frames goes (needs nsys there)
       nsys=$(command -v nsys || ls /usr/local/cuda/bin/nsys /opt/nvidia/nsight-systems/*/bin/nsys 2>/dev/null | head -1)
       if [ -n "$nsys" ]; then
@@ -155,7 +179,7 @@ echo "| device | $(cat "$out/device.txt") |"
 [ -n "${result[agree]:-}" ] && echo "| CPU/CUDA agreement tests | ${result[agree]} |"
 [ -n "${result[scenes]:-}" ] && echo "| shipped scenes, 100 frames, --backend cuda | ${result[scenes]} |"
 [ -n "${result[egl]:-}" ] && echo "| CUDA-GL interop under EGL | ${result[egl]} |"
-for k in verlet pbd icloth collision profile; do
+for k in verlet pbd icloth collision kernels profile; do
   [ -n "${result[$k]:-}" ] && echo "| ${k}_bench | ${result[$k]} |"
 done
 exit 0
