@@ -26,6 +26,15 @@ CB_HD CB_INLINE uint32_t atomic_add_u32(uint32_t* p, uint32_t v) {
 #endif
 }
 
+/// Atomically ors v into *p and returns the old value.
+CB_HD CB_INLINE uint32_t atomic_or_u32(uint32_t* p, uint32_t v) {
+#if defined(__CUDA_ARCH__)
+  return atomicOr(p, v);
+#else
+  return __atomic_fetch_or(p, v, __ATOMIC_ACQ_REL);
+#endif
+}
+
 /// Makes this thread's earlier writes visible to other threads before a flag update.
 CB_HD CB_INLINE void memory_fence() {
 #if defined(__CUDA_ARCH__)

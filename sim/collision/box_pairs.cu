@@ -2,6 +2,8 @@
 // entries sorted by key, and the end of each entry's run of equal keys.
 #include "sim/collision/box_pairs.h"
 
+#include "sim/collision/atomics.h"
+
 namespace cb {
 namespace box_pairs_detail {
 
@@ -41,15 +43,68 @@ double count_cells(const Context& ctx, const Aabb* boxes, int n, const HashGrid&
   return reduce_sum(ctx, c, size_t(n));
 }
 
+// The cells occupied by the first boxes, as a hashed bitmap (false positives
+// only): build_cell_entries' filter for the other boxes.
+struct CellBits {
+  uint32_t* words;
+  int shift;  // 64 - log2(bits)
+  CB_HD CB_INLINE static uint64_t mix(uint64_t key) { return key * 0x9E3779B97F4A7C15ull; }
+  CB_HD CB_INLINE uint32_t bit(uint64_t key) const { return uint32_t(mix(key) >> shift); }
+  CB_HD CB_INLINE void set(uint64_t key) const {
+    const uint32_t b = bit(key);
+    atomic_or_u32(words + (b >> 5), 1u << (b & 31u));
+  }
+  CB_HD CB_INLINE bool test(uint64_t key) const {
+    const uint32_t b = bit(key);
+    return (words[b >> 5] >> (b & 31u)) & 1u;
+  }
+};
+
+// calls f(key) for every cell of box b (x, then y, then z: the entries' order)
+template <class F>
+CB_HD CB_INLINE void for_cells(const HashGrid& grid, const Aabb& b, F&& f) {
+  const Int3 lo = grid.cell(b.lo), hi = grid.cell(b.hi);
+  for (int x = lo.a; x <= hi.a; ++x)
+    for (int y = lo.b; y <= hi.b; ++y)
+      for (int z = lo.c; z <= hi.c; ++z) f(HashGrid::key(x, y, z));
+}
+
+// Bits of the cells of boxes [0, nfirst) (sized from their entries, first_total:
+// about 1/8 of the bits set), then off[i] of every later box counts only its
+// cells whose bit is set.
+void filter_by_first(const Context& ctx, const Aabb* boxes, int n, int nfirst, size_t first_total,
+                     const HashGrid& grid, DeviceBuffer<uint32_t>& bits, CellBits* cb, uint32_t* off) {
+  int log2 = 16;
+  while (log2 < 31 && (size_t(1) << log2) < 8 * first_total) ++log2;
+  bits.resize(ctx, (size_t(1) << log2) / 32);
+  bits.fill_zero();
+  const CellBits b{bits.data(), 64 - log2};
+  *cb = b;
+  parallel_for(ctx, nfirst, [=] CB_HD(int i) { for_cells(grid, boxes[i], [&](uint64_t k) { b.set(k); }); });
+  parallel_for(ctx, n - nfirst, [=] CB_HD(int j) {
+    uint32_t m = 0;
+    for_cells(grid, boxes[nfirst + j], [&](uint64_t k) { m += b.test(k) ? 1u : 0u; });
+    off[nfirst + j] = m;
+  });
+}
+
 }  // namespace
 
-void build_cell_entries(const Context& ctx, const Aabb* boxes, int n, HashGrid& grid, CellEntries& out) {
+void build_cell_entries(const Context& ctx, const Aabb* boxes, int n, HashGrid& grid, CellEntries& out,
+                        int nfirst) {
   // count the cells of each box (coarsening the grid while a few huge boxes would
   // flood it), then write (key, id) entries at the scanned offsets
   DeviceBuffer<uint32_t> offs(ctx, size_t(n));
   uint32_t* off = offs.data();
   const size_t budget = size_t(16) * size_t(n) + (size_t(1) << 20);
   while (count_cells(ctx, boxes, n, grid, off) > double(budget)) grid.inv_cell *= 0.5f;
+  const bool filter = nfirst > 0 && nfirst < n;
+  DeviceBuffer<uint32_t> bits;
+  CellBits cb{nullptr, 0};
+  if (filter) {
+    const double first_total = count_cells(ctx, boxes, nfirst, grid, off);  // the same off[0, nfirst)
+    filter_by_first(ctx, boxes, n, nfirst, size_t(first_total), grid, bits, &cb, off);
+  }
   size_t ne = exclusive_scan(ctx, off, off, size_t(n));
   out.count = ne;
   out.keys.resize(ctx, ne);
@@ -59,15 +114,14 @@ void build_cell_entries(const Context& ctx, const Aabb* boxes, int n, HashGrid& 
   uint64_t* keys = out.keys.data();
   uint32_t* ids = out.ids.data();
   parallel_for(ctx, n, [=] CB_HD(int i) {
-    Int3 lo = grid.cell(boxes[i].lo), hi = grid.cell(boxes[i].hi);
     uint32_t w = off[i];
-    for (int x = lo.a; x <= hi.a; ++x)
-      for (int y = lo.b; y <= hi.b; ++y)
-        for (int z = lo.c; z <= hi.c; ++z) {
-          keys[w] = HashGrid::key(x, y, z);
-          ids[w] = uint32_t(i);
-          ++w;
-        }
+    const bool all = !filter || i < nfirst;
+    for_cells(grid, boxes[i], [&](uint64_t k) {
+      if (!all && !cb.test(k)) return;
+      keys[w] = k;
+      ids[w] = uint32_t(i);
+      ++w;
+    });
   });
   sort_by_key(ctx, keys, ids, ne);
   // run ends: run starts by compaction, each entry's run by a scan of the start flags
