@@ -24,6 +24,7 @@
 #include "sim/core/algorithms.h"
 #include "sim/core/math.h"
 #include "sim/core/buffer.h"
+#include "sim/core/collect.h"
 #include "sim/core/parallel.h"
 
 namespace cb {
@@ -105,6 +106,18 @@ struct SubsetKeep {
   CB_HD bool operator()(int a, int b) const { return keep(int(id[a]), int(id[b])); }
 };
 
+/// collect_in_order's view of a RunVisitor: entry k's room and its pairs.
+struct RunRoom {
+  const uint32_t* run_end;
+  uint32_t operator()(int k) const { return run_end[k] - uint32_t(k); }
+};
+
+template <class Keep>
+struct VisitRun {
+  RunVisitor<Keep> visit;
+  uint32_t operator()(int k, Int2* write) const { return visit(k, write); }
+};
+
 template <class Keep>
 struct CountPairs {
   RunVisitor<Keep> visit;
@@ -145,9 +158,12 @@ size_t find_box_pairs(const Context& ctx, const Aabb* boxes, int n, float cell_s
   const uint32_t* ids = cells.ids.data();
   const uint32_t* run_end = cells.run_end.data();
   const int ne = int(cells.count);
+  const box_pairs_detail::RunVisitor<Keep> visit{keys, ids, run_end, boxes, grid, keep};
+  if (!ctx.is_cuda())  // one pass (collect.h); entry k pairs with at most the rest of its run
+    return collect_in_order(ctx, ne, box_pairs_detail::RunRoom{run_end}, box_pairs_detail::VisitRun<Keep>{visit},
+                            out);
   DeviceBuffer<uint32_t> counts(ctx, size_t(ne) + 1);
   uint32_t* cnt = counts.data();
-  const box_pairs_detail::RunVisitor<Keep> visit{keys, ids, run_end, boxes, grid, keep};
   parallel_for(ctx, ne, box_pairs_detail::CountPairs<Keep>{visit, cnt});
   size_t total = exclusive_scan(ctx, cnt, cnt, size_t(ne));
   out.resize(ctx, total);

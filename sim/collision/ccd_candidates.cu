@@ -1,7 +1,10 @@
 // CCD candidate pairs from swept triangle boxes; see ccd_candidates.h.
 #include "sim/collision/ccd_candidates.h"
 
+#include <array>
+
 #include "sim/collision/box_pairs.h"
+#include "sim/core/collect.h"
 
 namespace cb {
 namespace {
@@ -110,8 +113,30 @@ struct WriteEmitted {
   }
 };
 
+// emit_pairs of triangle pair k into collect_in_order's two streams (vf, ee):
+// at most 6 vertex-face and 9 edge-edge pairs
+struct EmitInto {
+  CcdMesh m;
+  FeatureBoxes fb;
+  const Int2* pairs;
+  std::array<uint32_t, 2> operator()(int k, const std::array<Int2*, 2>& w) const {
+    uint32_t nvf, nee;
+    emit_pairs(m, fb, pairs[k].a, pairs[k].b, w[0], w[1], &nvf, &nee);
+    return {nvf, nee};
+  }
+};
+
+struct EmitRoom {
+  std::array<uint32_t, 2> operator()(int) const { return {6u, 9u}; }
+};
+
 void emit_all(const Context& ctx, const CcdMesh& m, const FeatureBoxes& fb, const Int2* pairs, int np,
               CcdCandidates& out) {
+  if (!ctx.is_cuda()) {  // one pass (collect.h)
+    collect_in_order<Int2, 2>(ctx, np, EmitRoom{}, EmitInto{m, fb, pairs},
+                              std::array<DeviceBuffer<Int2>*, 2>{&out.vf, &out.ee});
+    return;
+  }
   out.vf_count.resize(ctx, size_t(np));
   out.ee_count.resize(ctx, size_t(np));
   uint32_t* a = out.vf_count.data();
