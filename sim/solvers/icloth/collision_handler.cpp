@@ -49,29 +49,70 @@ void CollisionHandler::set_cloth(size_t nverts, const std::vector<Int3>& tris, c
 }
 
 void CollisionHandler::build_soup(const Context& ctx, const CollisionInput& in, const std::vector<Vec3f>& x1) {
-  const size_t no = in.obs_x0 ? in.obs_x0->size() : 0, not_ = in.obs_tris ? in.obs_tris->size() : 0;
+  const size_t no = in.obs_x0 ? in.obs_x0->size() : 0;
   if (!soup_start_valid_) {
     hx0_.assign(in.x0->begin(), in.x0->end());
     if (no) hx0_.insert(hx0_.end(), in.obs_x0->begin(), in.obs_x0->end());
   }
   hx1_.assign(x1.begin(), x1.end());
   if (no) hx1_.insert(hx1_.end(), in.obs_x1->begin(), in.obs_x1->end());
-  if (htris_.size() != cloth_tris_.size() + not_) {
-    htris_ = cloth_tris_;
-    for (size_t t = 0; t < not_; ++t) {
-      Int3 f = (*in.obs_tris)[t];
-      htris_.push_back({f.a + int(nverts_), f.b + int(nverts_), f.c + int(nverts_)});
-    }
-    soup_tris_.upload(ctx, htris_);
-    narrow_.set_triangles(ctx, htris_);
-    tangles_changed_ = true;  // the skipped features' keys depend on the edge numbering
-  }
+  update_soup_triangles(ctx, in);
   if (!soup_start_valid_) {  // the start positions and masses are those of the whole step
     soup_w_.upload(ctx, *in.inv_mass);
     soup_x0_.upload(ctx, hx0_);
     soup_start_valid_ = true;
   }
   soup_x1_.upload(ctx, hx1_);
+}
+
+void CollisionHandler::update_soup_triangles(const Context& ctx, const CollisionInput& in) {
+  const size_t not_ = in.obs_tris ? in.obs_tris->size() : 0;
+  if (htris_.size() == cloth_tris_.size() + not_) return;
+  htris_ = cloth_tris_;
+  for (size_t t = 0; t < not_; ++t) {
+    Int3 f = (*in.obs_tris)[t];
+    htris_.push_back({f.a + int(nverts_), f.b + int(nverts_), f.c + int(nverts_)});
+  }
+  soup_tris_.upload(ctx, htris_);
+  narrow_.set_triangles(ctx, htris_);
+  tangles_changed_ = true;  // the skipped features' keys depend on the edge numbering
+}
+
+namespace {
+
+// soup = [cloth (backend, nverts) | obstacle (host)]
+void fill_soup_positions(const Context& ctx, const Vec3f* cloth, size_t nverts, const std::vector<Vec3f>* obstacle,
+                         DeviceBuffer<Vec3f>& soup) {
+  const size_t no = obstacle ? obstacle->size() : 0;
+  soup.resize(ctx, nverts + no);
+  if (nverts) detail::buffer_copy_on_device(ctx, soup.data(), cloth, nverts * sizeof(Vec3f));
+  if (no) detail::buffer_copy_from_host(ctx, soup.data() + nverts, obstacle->data(), no * sizeof(Vec3f));
+}
+
+}  // namespace
+
+CollisionHandler::FirstPass CollisionHandler::first_pass(const Context& ctx, const BackendPositions& b,
+                                                         const CollisionInput& in, const CollisionSettings& s) {
+  FirstPass fp;
+  if (num_tangles_ > 0) return fp;  // a tangled start's features are for resolve() to sort out
+  fp.ran = true;
+  soup_start_valid_ = false;  // the host copies are not made here
+  ScopedStage stage(timer_, "ccd");
+  {
+    ScopedStage upload(timer_, "ccd upload");
+    update_soup_triangles(ctx, in);
+    fill_soup_positions(ctx, b.x0, nverts_, in.obs_x0, soup_x0_);
+    fill_soup_positions(ctx, b.x1, nverts_, in.obs_x1, soup_x1_);
+    soup_w_.resize(ctx, nverts_);
+    if (nverts_) detail::buffer_copy_on_device(ctx, soup_w_.data(), b.inv_mass, nverts_ * sizeof(float));
+  }
+  const std::vector<FeatureHit> hits = find_hits(ctx, in, s, nullptr, &fp.stats, false, false);
+  fp.stats.rounds = 1;
+  if (hits.empty()) return fp;
+  hx0_ = soup_x0_.to_host();  // the impacts' positions (resolve() makes the host soup again)
+  hx1_ = soup_x1_.to_host();
+  fp.impacts = impacts_from_hits(hits, *in.thickness);
+  return fp;
 }
 
 IntersectionCounts CollisionHandler::soup_intersections(const Context& ctx, const Vec3f* x,
@@ -133,6 +174,12 @@ std::vector<Impact> CollisionHandler::detect_in_step(const Context& ctx, const C
     ScopedStage upload(timer_, "ccd upload");
     build_soup(ctx, in, x1);
   }
+  return impacts_from_hits(find_hits(ctx, in, s, td, st, relax_capped, split_capped), *in.thickness);
+}
+
+std::vector<FeatureHit> CollisionHandler::find_hits(const Context& ctx, const CollisionInput& in,
+                                                    const CollisionSettings& s, const std::vector<uint8_t>* td,
+                                                    CollisionStats* st, bool relax_capped, bool split_capped) {
   float thick = 0.f;
   for (float t : *in.thickness) thick = std::max(thick, t);
   const float margin = s.ccd_margin * thick;
@@ -155,7 +202,12 @@ std::vector<Impact> CollisionHandler::detect_in_step(const Context& ctx, const C
   ScopedStage narrow(timer_, "ccd narrow phase");
   NarrowInput ni{soup_x0_.data(), soup_x1_.data(), pairs_.data(), np, soup_w_.data(), int(nverts_), double(margin),
                  relax_capped, split_capped};
-  const std::vector<FeatureHit> hits = narrow_.find(ctx, ni, &st->feature_tests, &st->excluded);
+  return narrow_.find(ctx, ni, &st->feature_tests, &st->excluded);
+}
+
+// the hits as impacts, from the host soup hx0_ / hx1_ (thickness: per cloth vertex)
+std::vector<Impact> CollisionHandler::impacts_from_hits(const std::vector<FeatureHit>& hits,
+                                                        const std::vector<float>& thickness) const {
   std::vector<Impact> out;
   out.reserve(hits.size());
   for (const FeatureHit& h : hits) {
@@ -164,7 +216,7 @@ std::vector<Impact> CollisionHandler::detect_in_step(const Context& ctx, const C
     for (int k = 0; k < 4; ++k) {
       a[k] = Vec3d(hx0_[size_t(h.f.v[k])]);
       b[k] = Vec3d(hx1_[size_t(h.f.v[k])]);
-      if (size_t(h.f.v[k]) < nverts_) d = std::max(d, (*in.thickness)[size_t(h.f.v[k])]);
+      if (size_t(h.f.v[k]) < nverts_) d = std::max(d, thickness[size_t(h.f.v[k])]);
     }
     out.push_back(make_impact(h.f.ee, h.f.v, a, b, h.toi, d));
   }
@@ -328,7 +380,8 @@ size_t add_new_keys(const std::vector<Impact>& imps, std::vector<ImpactKey>& see
 
 // zone rounds (Algorithm 1); false when they stopped without an impact-free x1
 bool CollisionHandler::zone_rounds(const Context& ctx, const CollisionInput& in, const CollisionSettings& s,
-                                   std::vector<Vec3f>& x1, std::vector<Impact>& all, CollisionStats& st) {
+                                   std::vector<Vec3f>& x1, std::vector<Impact>& all, CollisionStats& st,
+                                   const std::vector<Impact>* first) {
   std::vector<uint8_t> td(cloth_tris_.size(), 0);
   std::vector<int> local(nverts_, -1);
   std::vector<ImpactKey> seen;
@@ -336,8 +389,13 @@ bool CollisionHandler::zone_rounds(const Context& ctx, const CollisionInput& in,
   const float obs_motion = in.obs_x0 ? largest_distance(*in.obs_x0, *in.obs_x1) : 0.f;  // m, over the step
   int repeats = 0;  // rounds in a row that found only known impacts
   for (int round = 0; round < s.max_rounds; ++round) {
-    std::vector<Impact> imps = detect_in_step(ctx, in, s, x1, use_td ? &td : nullptr, &st);
-    st.rounds++;
+    std::vector<Impact> imps;
+    if (round == 0 && first) {
+      imps = *first;  // first_pass found (and counted) them
+    } else {
+      imps = detect_in_step(ctx, in, s, x1, use_td ? &td : nullptr, &st);
+      st.rounds++;
+    }
     if (imps.empty()) return true;
     st.impacts += imps.size();
     st.obstacle_impacts += size_t(
@@ -485,15 +543,16 @@ bool CollisionHandler::clamp_to_first_impact(const Context& ctx, const Collision
 }
 
 CollisionStats CollisionHandler::resolve(const Context& ctx, const CollisionInput& in, const CollisionSettings& s,
-                                         std::vector<Vec3f>& x1) {
+                                         std::vector<Vec3f>& x1, const FirstPass* first) {
   soup_start_valid_ = false;  // a new step: its start positions are uploaded once
-  CollisionStats st;
+  if (first && !first->ran) first = nullptr;
+  CollisionStats st = first ? first->stats : CollisionStats{};
   if (num_tangles_ > 0 && s.untangle && pushed_rounds(ctx, in, s, x1, st)) {
     hold_new_crossings(ctx, in, x1, st);
     return st;
   }
   std::vector<Impact> all;
-  if (zone_rounds(ctx, in, s, x1, all, st)) {
+  if (zone_rounds(ctx, in, s, x1, all, st, first ? &first->impacts : nullptr)) {
     hold_new_crossings(ctx, in, x1, st);
     return st;
   }

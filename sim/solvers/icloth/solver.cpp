@@ -549,52 +549,8 @@ void lerp_positions(const std::vector<Vec3f>& a, const std::vector<Vec3f>& b, fl
   for (size_t i = 0; i < b.size(); ++i) out[i] = lerp(a[i], b[i], t);
 }
 
-}  // namespace
-
-// Algorithm 1 on host copies: CCD x -> x_new, impact zones, rigid fallback
-void IClothSolver::resolve_collisions(const StepInputs& in, SimState& state, float tau0, float tau1) {
-  Impl& d = *impl_;
-  std::vector<Vec3f> x0, x_free, ox0, ox1;
-  std::vector<float> w;
-  const ObstacleSet& o = in.obstacles;
-  {
-    ScopedStage copies(in.timer, "collision host copies");
-    x0 = state.x.to_host();
-    x_free = d.x_new.to_host();
-    w = state.inv_mass.to_host();
-    lerp_positions(o.mesh_x_prev, o.mesh_x, tau0, ox0);
-    lerp_positions(o.mesh_x_prev, o.mesh_x, tau1, ox1);
-  }
-  CollisionInput ci{&x0, &x_free, &d.h_mass, &w, &d.h_thickness, &ox0, &ox1, &o.mesh_tris};
-  CollisionSettings cs;
-  cs.self_collision = params_.self_collision && in.self_collision;
-  cs.incremental = params_.incremental_ccd;
-  cs.max_rounds = params_.collision_rounds;
-  cs.max_rigid_rounds = params_.rigid_rounds;
-  cs.untangle = params_.untangle && d.seen_clean_start;
-  // like the pushes: a tangled hand-over's zones keep their rim still and
-  // have no membrane (with either, the swings of tangled_start_test grew tangles:
-  // the followers froze two, the membrane took one from 35 to 37 pairs)
-  cs.follow_strain = d.seen_clean_start ? params_.zone_follow : 0.f;
-  cs.zone.mu = params_.zone_mu;
-  cs.zone.max_iterations = params_.zone_iterations;
-  cs.zone.rho = params_.chebyshev_rho;
-  cs.zone.membrane = d.seen_clean_start ? params_.zone_membrane : 0.f;
-  cs.membrane_strain = params_.zone_membrane_strain;
-  if (d.check_tangles) {
-    ScopedStage t(in.timer, "tangle check");
-    d.collisions.set_tangles(d.collisions.find_tangles(ctx_, ci));
-  } else {
-    d.collisions.set_tangles({});
-  }
-  std::vector<Vec3f> x1 = x_free;
-  d.collisions.set_timer(&in.timer);
-  CollisionStats st = d.collisions.resolve(ctx_, ci, cs, x1);
-  d.collisions.set_timer(nullptr);
-  d.check_tangles = d.collisions.num_tangles() > 0 || st.unresolved > 0;
-  ScopedStage copies(in.timer, "collision host copies");
-  d.x_new.upload(ctx_, x1);
-  FrameStats& fs = in.stats;
+// a step's collision handling into the frame's statistics
+void record_collision_stats(FrameStats& fs, const CollisionStats& st, size_t tangled_pairs) {
   add_stat(fs, "ccd rounds", st.rounds);
   add_stat(fs, "ccd pairs full", double(st.pairs_full));
   add_stat(fs, "ccd pairs incremental", double(st.pairs_incremental));
@@ -616,7 +572,70 @@ void IClothSolver::resolve_collisions(const StepInputs& in, SimState& state, flo
   add_stat(fs, "clamped steps", double(st.clamped));
   add_stat(fs, "unresolved steps", double(st.unresolved));
   add_stat(fs, "reverted steps", double(st.reverted));
-  fs.set("tangled pairs", std::max(fs.get("tangled pairs"), double(d.collisions.num_tangles())));
+  fs.set("tangled pairs", std::max(fs.get("tangled pairs"), double(tangled_pairs)));
+}
+
+}  // namespace
+
+// Algorithm 1: CCD x -> x_new, impact zones, rigid fallback. The first CCD pass
+// runs on the backend's arrays; only a step where it found impacts (or that
+// starts tangled) makes host copies of the cloth and resolves them there.
+void IClothSolver::resolve_collisions(const StepInputs& in, SimState& state, float tau0, float tau1) {
+  Impl& d = *impl_;
+  std::vector<Vec3f> ox0, ox1;
+  const ObstacleSet& o = in.obstacles;
+  lerp_positions(o.mesh_x_prev, o.mesh_x, tau0, ox0);
+  lerp_positions(o.mesh_x_prev, o.mesh_x, tau1, ox1);
+  CollisionSettings cs;
+  cs.self_collision = params_.self_collision && in.self_collision;
+  cs.incremental = params_.incremental_ccd;
+  cs.max_rounds = params_.collision_rounds;
+  cs.max_rigid_rounds = params_.rigid_rounds;
+  cs.untangle = params_.untangle && d.seen_clean_start;
+  // like the pushes: a tangled hand-over's zones keep their rim still and
+  // have no membrane (with either, the swings of tangled_start_test grew tangles:
+  // the followers froze two, the membrane took one from 35 to 37 pairs)
+  cs.follow_strain = d.seen_clean_start ? params_.zone_follow : 0.f;
+  cs.zone.mu = params_.zone_mu;
+  cs.zone.max_iterations = params_.zone_iterations;
+  cs.zone.rho = params_.chebyshev_rho;
+  cs.zone.membrane = d.seen_clean_start ? params_.zone_membrane : 0.f;
+  cs.membrane_strain = params_.zone_membrane_strain;
+  d.collisions.set_timer(&in.timer);
+  CollisionHandler::FirstPass first;
+  if (!d.check_tangles) {
+    d.collisions.set_tangles({});
+    const CollisionInput oi{nullptr, nullptr, nullptr, nullptr, &d.h_thickness, &ox0, &ox1, &o.mesh_tris};
+    first = d.collisions.first_pass(ctx_, {state.x.data(), d.x_new.data(), state.inv_mass.data()}, oi, cs);
+    if (first.ran && first.impacts.empty()) {  // clean as solved: x_new stays
+      d.collisions.set_timer(nullptr);
+      d.check_tangles = false;
+      record_collision_stats(in.stats, first.stats, d.collisions.num_tangles());
+      return;
+    }
+  }
+  std::vector<Vec3f> x0, x_free;
+  std::vector<float> w;
+  {
+    ScopedStage copies(in.timer, "collision host copies");
+    x0 = state.x.to_host();
+    x_free = d.x_new.to_host();
+    w = state.inv_mass.to_host();
+  }
+  CollisionInput ci{&x0, &x_free, &d.h_mass, &w, &d.h_thickness, &ox0, &ox1, &o.mesh_tris};
+  if (d.check_tangles) {
+    ScopedStage t(in.timer, "tangle check");
+    d.collisions.set_tangles(d.collisions.find_tangles(ctx_, ci));
+  }
+  std::vector<Vec3f> x1 = x_free;
+  CollisionStats st = d.collisions.resolve(ctx_, ci, cs, x1, &first);
+  d.collisions.set_timer(nullptr);
+  d.check_tangles = d.collisions.num_tangles() > 0 || st.unresolved > 0;
+  {
+    ScopedStage copies(in.timer, "collision host copies");
+    d.x_new.upload(ctx_, x1);
+  }
+  record_collision_stats(in.stats, st, d.collisions.num_tangles());
 }
 
 }  // namespace icloth
