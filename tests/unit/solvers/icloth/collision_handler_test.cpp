@@ -158,6 +158,59 @@ TEST(IClothCollisions, CandidatePairsAreTheOverlappingBoxPairsWithFewLargeObstac
   expect_candidates_match_brute_force(30, 0.5f, 3, 4.f);
 }
 
+// The solver's path: the first CCD pass on the backend's arrays
+// (CollisionHandler::first_pass), its impacts handed to resolve(). The result
+// and the counts are those of resolve() alone, bit for bit; a motion with no
+// impact is found clean there and needs no resolve().
+TEST(IClothCollisions, FirstPassOnTheBackendHandsResolveTheSameFirstRound) {
+  Sheets s = two_sheets(9);
+  const std::vector<Vec3f> pushed = pushed_through(s);
+  std::vector<Vec3f> moved = s.x0;  // a small motion that meets nothing
+  for (Vec3f& p : moved) p.x += 1e-4f;
+  const std::vector<Vec3f>& still = moved;
+  for (const Context& ctx : test::backends())
+    for (const std::vector<Vec3f>* motion : {&pushed, &still}) {
+      const CollisionInput in = input(s, *motion);
+      const CollisionSettings cs;
+      CollisionHandler alone, split;
+      const Topology topo = build_topology(s.x0.size(), s.tris);
+      alone.set_cloth(s.x0.size(), s.tris, topo);
+      split.set_cloth(s.x0.size(), s.tris, topo);
+      std::vector<Vec3f> x1a = *motion, x1b = *motion;
+      const CollisionStats sa = alone.resolve(ctx, in, cs, x1a);
+      DeviceBuffer<Vec3f> d0(ctx, s.x0), d1(ctx, *motion);
+      DeviceBuffer<float> dw(ctx, s.w);
+      const CollisionHandler::FirstPass first = split.first_pass(ctx, {d0.data(), d1.data(), dw.data()}, in, cs);
+      ASSERT_TRUE(first.ran);
+      EXPECT_EQ(first.stats.rounds, 1u);
+      if (motion == &still) {
+        EXPECT_TRUE(first.impacts.empty());
+        EXPECT_EQ(sa.impacts, 0u);
+        EXPECT_EQ(first.stats.pairs_full, sa.pairs_full);
+        continue;
+      }
+      ASSERT_GT(first.impacts.size(), 10u);
+      const CollisionStats sb = split.resolve(ctx, in, cs, x1b, &first);
+      EXPECT_EQ(sa.rounds, sb.rounds);
+      EXPECT_EQ(sa.impacts, sb.impacts);
+      EXPECT_EQ(sa.pairs_full, sb.pairs_full);
+      EXPECT_EQ(sa.pairs_incremental, sb.pairs_incremental);
+      EXPECT_EQ(sa.feature_tests, sb.feature_tests);
+      EXPECT_EQ(sa.zone_iterations, sb.zone_iterations);
+      size_t differ = 0;
+      for (size_t v = 0; v < x1a.size(); ++v) differ += x1a[v] == x1b[v] ? 0 : 1;
+      EXPECT_EQ(differ, 0u) << backend_name(ctx.backend);
+      // resolve() takes the handed-over round as it is (no CCD of its own there):
+      // told that the first round found nothing, it leaves x1 as it was
+      CollisionHandler::FirstPass told_clean = first;
+      told_clean.impacts.clear();
+      std::vector<Vec3f> x1c = *motion;
+      const CollisionStats sc = split.resolve(ctx, in, cs, x1c, &told_clean);
+      EXPECT_EQ(sc.rounds, 1u);
+      EXPECT_EQ(x1c, *motion);
+    }
+}
+
 TEST(IClothCollisions, IncrementalCcdFindsTheSameImpactsAsFullCcd) {
   Sheets s = two_sheets(9);
   std::vector<Vec3f> x1 = pushed_through(s);
