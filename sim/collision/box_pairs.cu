@@ -8,23 +8,15 @@ namespace cb {
 namespace box_pairs_detail {
 
 void box_stats(const Context& ctx, const Aabb* boxes, int n, Aabb* bounds, float* mean_extent) {
-  DeviceBuffer<float> comp(ctx, size_t(7) * n);
-  float* c = comp.data();
+  *bounds = reduce_bounds(ctx, boxes, size_t(n));
+  DeviceBuffer<float> largest(ctx, size_t(n));
+  float* c = largest.data();
   parallel_for(ctx, n, [=] CB_HD(int i) {
-    Aabb b = boxes[i];
-    Vec3f e = b.extent();
-    c[i] = b.lo.x;
-    c[n + i] = b.lo.y;
-    c[2 * n + i] = b.lo.z;
-    c[3 * n + i] = b.hi.x;
-    c[4 * n + i] = b.hi.y;
-    c[5 * n + i] = b.hi.z;
-    float m = e.x > e.y ? e.x : e.y;
-    c[6 * n + i] = m > e.z ? m : e.z;
+    const Vec3f e = boxes[i].extent();
+    const float m = e.x > e.y ? e.x : e.y;
+    c[i] = m > e.z ? m : e.z;
   });
-  bounds->lo = Vec3f(reduce_min(ctx, c, n), reduce_min(ctx, c + n, n), reduce_min(ctx, c + 2 * n, n));
-  bounds->hi = Vec3f(reduce_max(ctx, c + 3 * n, n), reduce_max(ctx, c + 4 * n, n), reduce_max(ctx, c + 5 * n, n));
-  *mean_extent = float(reduce_sum(ctx, c + 6 * n, n) / double(n));
+  *mean_extent = float(reduce_sum(ctx, c, size_t(n)) / double(n));
 }
 
 namespace {

@@ -110,6 +110,20 @@ float reduce_min(const Context& ctx, const float* p, size_t n) {
   return with_policy(ctx, [&](auto pol) { return thrust::reduce(pol, p, p + n, hi, thrust::minimum<float>()); });
 }
 
+namespace {
+struct BoxUnion {
+  CB_HD Aabb operator()(Aabb a, const Aabb& b) const {
+    a.grow(b);
+    return a;
+  }
+};
+}  // namespace
+
+Aabb reduce_bounds(const Context& ctx, const Aabb* boxes, size_t n) {
+  if (n == 0) return Aabb{};
+  return with_policy(ctx, [&](auto pol) { return thrust::reduce(pol, boxes, boxes + n, Aabb{}, BoxUnion{}); });
+}
+
 size_t compact_indices(const Context& ctx, const uint32_t* flags, uint32_t* out, size_t n) {
   return with_policy(ctx, [&](auto pol) {
     auto first = thrust::counting_iterator<uint32_t>(0);

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "sim/core/backend.h"
+#include "sim/core/math.h"
 
 namespace cb {
 
@@ -24,6 +25,9 @@ uint32_t exclusive_scan(const Context& ctx, const uint32_t* in, uint32_t* out, s
 double reduce_sum(const Context& ctx, const float* p, size_t n);
 float reduce_max(const Context& ctx, const float* p, size_t n);  ///< -inf for n = 0
 float reduce_min(const Context& ctx, const float* p, size_t n);  ///< +inf for n = 0
+/// The box around boxes[0..n) (exact: min / max); Aabb{} (empty) for n = 0. One
+/// pass and one read-back where six reduce_min / reduce_max calls were six of each.
+Aabb reduce_bounds(const Context& ctx, const Aabb* boxes, size_t n);
 
 /// Writes the indices i with flags[i] != 0 to out, in increasing order; returns
 /// their count. `out` needs room for n entries.

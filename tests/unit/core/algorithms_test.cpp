@@ -79,6 +79,26 @@ TEST(Algorithms, ReduceSumMinMax) {
   }
 }
 
+// the box around many random boxes: exactly the componentwise min / max
+TEST(Algorithms, ReduceBoundsIsTheBoxAroundAllBoxes) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> u(-50.f, 50.f), e(0.f, 3.f);
+  std::vector<Aabb> boxes(30001);
+  Aabb want;
+  for (Aabb& b : boxes) {
+    b.lo = Vec3f{u(rng), u(rng), u(rng)};
+    b.hi = b.lo + Vec3f{e(rng), e(rng), e(rng)};
+    want.grow(b);
+  }
+  for (const Context& ctx : test::backends()) {
+    DeviceBuffer<Aabb> d(ctx, boxes);
+    const Aabb got = reduce_bounds(ctx, d.data(), boxes.size());
+    EXPECT_EQ(got.lo, want.lo) << backend_name(ctx.backend);
+    EXPECT_EQ(got.hi, want.hi) << backend_name(ctx.backend);
+    EXPECT_TRUE(reduce_bounds(ctx, d.data(), 0).empty());
+  }
+}
+
 TEST(Algorithms, CpuSumDoesNotDependOnThreadCount) {
   std::vector<float> x(1 << 20);
   std::mt19937 rng(3);
