@@ -288,10 +288,40 @@ void sum_runs(const Context& ctx, const Runs& R, T* chunk_sum, Add add, Out out)
   });
 }
 
+// sum_runs' per-entry and per-run steps of count_active and vertex_pass, as
+// functors: called once per incidence entry, a CB_HD lambda's indirect call on
+// the CPU cost more than its body (parallel.h)
+struct AddActive {
+  const uint32_t *active, *entry;
+  CB_HD void operator()(uint32_t& n, uint32_t k) const { n += active[entry[k] / 4]; }
+};
+struct StoreCount {
+  const uint32_t* vert;
+  uint32_t* count;
+  CB_HD void operator()(int r, uint32_t n) const { count[vert[r]] = n; }
+};
+struct AddShare {  // a pair corner's velocity change over the pair's divisor
+  const uint32_t* entry;
+  const float* div;
+  const Vec3f* dv;
+  CB_HD void operator()(Vec3f& sum, uint32_t k) const {
+    const uint32_t e = entry[k];
+    const float d = div[e / 4];
+    if (d != 0.f) sum += dv[e] / d;
+  }
+};
+struct AddToVelocity {
+  const uint32_t* vert;
+  const float* inv_mass;
+  Vec3f* v;
+  CB_HD void operator()(int r, Vec3f sum) const {
+    if (inv_mass[vert[r]] != 0.f) v[vert[r]] += sum;
+  }
+};
+
 // per vertex: the number of active pairs it is in
 void count_active(const Context& ctx, const Runs& R, const uint32_t* active, uint32_t* chunk_count, uint32_t* count) {
-  sum_runs(ctx, R, chunk_count, [=] CB_HD(uint32_t& n, uint32_t k) { n += active[R.entry[k] / 4]; },
-           [=] CB_HD(int r, uint32_t n) { count[R.vert[r]] = n; });
+  sum_runs(ctx, R, chunk_count, AddActive{active, R.entry}, StoreCount{R.vert, count});
 }
 
 // per pair: the divisor of its impulses, the largest active count among its free
@@ -317,15 +347,7 @@ void pair_divisors(const Context& ctx, const ProxPair* pairs, int np, const uint
 // divisor
 void vertex_pass(const Context& ctx, const Runs& R, const Vec3f* dv, const float* div, const float* inv_mass,
                  Vec3f* chunk_sum, Vec3f* v) {
-  sum_runs(ctx, R, chunk_sum,
-           [=] CB_HD(Vec3f& sum, uint32_t k) {
-             const uint32_t e = R.entry[k];
-             const float d = div[e / 4];
-             if (d != 0.f) sum += dv[e] / d;
-           },
-           [=] CB_HD(int r, Vec3f sum) {
-             if (inv_mass[R.vert[r]] != 0.f) v[R.vert[r]] += sum;
-           });
+  sum_runs(ctx, R, chunk_sum, AddShare{R.entry, div, dv}, AddToVelocity{R.vert, inv_mass, v});
 }
 
 // per triangle, the vertex across each of its edges (edge k opposite vertex k)
