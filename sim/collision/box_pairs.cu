@@ -61,13 +61,13 @@ CB_HD CB_INLINE void for_cells(const HashGrid& grid, const Aabb& b, F&& f) {
       for (int z = lo.c; z <= hi.c; ++z) f(HashGrid::key(x, y, z));
 }
 
-// Bits of the cells of boxes [0, nfirst) (sized from their entries, first_total:
-// about 1/8 of the bits set), then off[i] of every later box counts only its
-// cells whose bit is set.
-void filter_by_first(const Context& ctx, const Aabb* boxes, int n, int nfirst, size_t first_total,
-                     const HashGrid& grid, DeviceBuffer<uint32_t>& bits, CellBits* cb, uint32_t* off) {
+// Bits of the cells of boxes [0, nfirst) (8 bits or more per cell of all n
+// boxes, `cells`: at most 1/8 of them set), then off[i] of every later box counts
+// only its cells whose bit is set.
+void filter_by_first(const Context& ctx, const Aabb* boxes, int n, int nfirst, size_t cells, const HashGrid& grid,
+                     DeviceBuffer<uint32_t>& bits, CellBits* cb, uint32_t* off) {
   int log2 = 16;
-  while (log2 < 31 && (size_t(1) << log2) < 8 * first_total) ++log2;
+  while (log2 < 31 && (size_t(1) << log2) < 8 * cells) ++log2;
   bits.resize(ctx, (size_t(1) << log2) / 32);
   bits.fill_zero();
   const CellBits b{bits.data(), 64 - log2};
@@ -89,14 +89,12 @@ void build_cell_entries(const Context& ctx, const Aabb* boxes, int n, HashGrid& 
   DeviceBuffer<uint32_t> offs(ctx, size_t(n));
   uint32_t* off = offs.data();
   const size_t budget = size_t(16) * size_t(n) + (size_t(1) << 20);
-  while (count_cells(ctx, boxes, n, grid, off) > double(budget)) grid.inv_cell *= 0.5f;
+  double cells = 0;
+  while ((cells = count_cells(ctx, boxes, n, grid, off)) > double(budget)) grid.inv_cell *= 0.5f;
   const bool filter = nfirst > 0 && nfirst < n;
   DeviceBuffer<uint32_t> bits;
   CellBits cb{nullptr, 0};
-  if (filter) {
-    const double first_total = count_cells(ctx, boxes, nfirst, grid, off);  // the same off[0, nfirst)
-    filter_by_first(ctx, boxes, n, nfirst, size_t(first_total), grid, bits, &cb, off);
-  }
+  if (filter) filter_by_first(ctx, boxes, n, nfirst, size_t(cells), grid, bits, &cb, off);
   size_t ne = exclusive_scan(ctx, off, off, size_t(n));
   out.count = ne;
   out.keys.resize(ctx, ne);

@@ -106,16 +106,10 @@ struct SubsetKeep {
   CB_HD bool operator()(int a, int b) const { return keep(int(id[a]), int(id[b])); }
 };
 
-/// collect_in_order's view of a RunVisitor: entry k's room and its pairs.
+/// collect_in_order's room of entry k: the rest of its run (a RunVisitor emits its pairs).
 struct RunRoom {
   const uint32_t* run_end;
   uint32_t operator()(int k) const { return run_end[k] - uint32_t(k); }
-};
-
-template <class Keep>
-struct VisitRun {
-  RunVisitor<Keep> visit;
-  uint32_t operator()(int k, Int2* write) const { return visit(k, write); }
 };
 
 template <class Keep>
@@ -160,8 +154,7 @@ size_t find_box_pairs(const Context& ctx, const Aabb* boxes, int n, float cell_s
   const int ne = int(cells.count);
   const box_pairs_detail::RunVisitor<Keep> visit{keys, ids, run_end, boxes, grid, keep};
   if (!ctx.is_cuda())  // one pass (collect.h); entry k pairs with at most the rest of its run
-    return collect_in_order(ctx, ne, box_pairs_detail::RunRoom{run_end}, box_pairs_detail::VisitRun<Keep>{visit},
-                            out);
+    return collect_in_order(ctx, ne, box_pairs_detail::RunRoom{run_end}, visit, out);
   DeviceBuffer<uint32_t> counts(ctx, size_t(ne) + 1);
   uint32_t* cnt = counts.data();
   parallel_for(ctx, ne, box_pairs_detail::CountPairs<Keep>{visit, cnt});

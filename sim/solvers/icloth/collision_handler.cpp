@@ -106,12 +106,8 @@ CollisionHandler::FirstPass CollisionHandler::first_pass(const Context& ctx, con
     soup_w_.resize(ctx, nverts_);
     if (nverts_) detail::buffer_copy_on_device(ctx, soup_w_.data(), b.inv_mass, nverts_ * sizeof(float));
   }
-  const std::vector<FeatureHit> hits = find_hits(ctx, in, s, nullptr, &fp.stats, false, false);
+  fp.hits = find_hits(ctx, in, s, nullptr, &fp.stats, false, false);
   fp.stats.rounds = 1;
-  if (hits.empty()) return fp;
-  hx0_ = soup_x0_.to_host();  // the impacts' positions (resolve() makes the host soup again)
-  hx1_ = soup_x1_.to_host();
-  fp.impacts = impacts_from_hits(hits, *in.thickness);
   return fp;
 }
 
@@ -547,12 +543,19 @@ CollisionStats CollisionHandler::resolve(const Context& ctx, const CollisionInpu
   soup_start_valid_ = false;  // a new step: its start positions are uploaded once
   if (first && !first->ran) first = nullptr;
   CollisionStats st = first ? first->stats : CollisionStats{};
+  std::vector<Impact> first_impacts;  // the handed-over hits, from the host soup of in
+  if (first && !first->hits.empty()) {
+    ScopedStage stage(timer_, "ccd");
+    ScopedStage upload(timer_, "ccd upload");
+    build_soup(ctx, in, x1);
+    first_impacts = impacts_from_hits(first->hits, *in.thickness);
+  }
   if (num_tangles_ > 0 && s.untangle && pushed_rounds(ctx, in, s, x1, st)) {
     hold_new_crossings(ctx, in, x1, st);
     return st;
   }
   std::vector<Impact> all;
-  if (zone_rounds(ctx, in, s, x1, all, st, first ? &first->impacts : nullptr)) {
+  if (zone_rounds(ctx, in, s, x1, all, st, first ? &first_impacts : nullptr)) {
     hold_new_crossings(ctx, in, x1, st);
     return st;
   }

@@ -163,14 +163,15 @@ class CollisionHandler {
   /// pass found nothing. `in` gives only the obstacle and the thickness here.
   struct FirstPass {
     bool ran = false;             ///< false from a tangled start: resolve() does it all
-    std::vector<Impact> impacts;  ///< none: x0 -> x1 is clean as it is
+    std::vector<FeatureHit> hits; ///< none: x0 -> x1 is clean as it is
     CollisionStats stats;         ///< the pass's counts (one round)
   };
   FirstPass first_pass(const Context& ctx, const BackendPositions& b, const CollisionInput& in,
                        const CollisionSettings& s);
   /// Modifies x1 (nverts, starts as the unconstrained end positions) so that no
   /// feature pair collides over the step x0 -> x1. With `first` (first_pass on
-  /// the same positions), its impacts stand for the first round's CCD.
+  /// the same positions), its hits stand for the first round's CCD (made into
+  /// impacts from in's host positions).
   CollisionStats resolve(const Context& ctx, const CollisionInput& in, const CollisionSettings& s,
                          std::vector<Vec3f>& x1, const FirstPass* first = nullptr);
   /// Triangle pairs (i < j, soup numbering: cloth triangles, then obstacle

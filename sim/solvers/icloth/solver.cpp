@@ -607,9 +607,8 @@ void IClothSolver::resolve_collisions(const StepInputs& in, SimState& state, flo
     d.collisions.set_tangles({});
     const CollisionInput oi{nullptr, nullptr, nullptr, nullptr, &d.h_thickness, &ox0, &ox1, &o.mesh_tris};
     first = d.collisions.first_pass(ctx_, {state.x.data(), d.x_new.data(), state.inv_mass.data()}, oi, cs);
-    if (first.ran && first.impacts.empty()) {  // clean as solved: x_new stays
+    if (first.ran && first.hits.empty()) {  // clean as solved: x_new stays (and check_tangles false)
       d.collisions.set_timer(nullptr);
-      d.check_tangles = false;
       record_collision_stats(in.stats, first.stats, d.collisions.num_tangles());
       return;
     }

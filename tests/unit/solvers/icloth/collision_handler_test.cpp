@@ -184,12 +184,12 @@ TEST(IClothCollisions, FirstPassOnTheBackendHandsResolveTheSameFirstRound) {
       ASSERT_TRUE(first.ran);
       EXPECT_EQ(first.stats.rounds, 1u);
       if (motion == &still) {
-        EXPECT_TRUE(first.impacts.empty());
+        EXPECT_TRUE(first.hits.empty());
         EXPECT_EQ(sa.impacts, 0u);
         EXPECT_EQ(first.stats.pairs_full, sa.pairs_full);
         continue;
       }
-      ASSERT_GT(first.impacts.size(), 10u);
+      ASSERT_GT(first.hits.size(), 10u);
       const CollisionStats sb = split.resolve(ctx, in, cs, x1b, &first);
       EXPECT_EQ(sa.rounds, sb.rounds);
       EXPECT_EQ(sa.impacts, sb.impacts);
@@ -203,7 +203,7 @@ TEST(IClothCollisions, FirstPassOnTheBackendHandsResolveTheSameFirstRound) {
       // resolve() takes the handed-over round as it is (no CCD of its own there):
       // told that the first round found nothing, it leaves x1 as it was
       CollisionHandler::FirstPass told_clean = first;
-      told_clean.impacts.clear();
+      told_clean.hits.clear();
       std::vector<Vec3f> x1c = *motion;
       const CollisionStats sc = split.resolve(ctx, in, cs, x1c, &told_clean);
       EXPECT_EQ(sc.rounds, 1u);
