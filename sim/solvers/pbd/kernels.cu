@@ -254,6 +254,15 @@ void friction_and_velocity(const Context& ctx, const PbdView& p, float h) {
   });
 }
 
+float max_move(const Context& ctx, const PbdView& p, DeviceBuffer<float>& scratch) {
+  if (p.nverts == 0) return 0.f;
+  if (scratch.size() < size_t(p.nverts)) scratch.resize(ctx, size_t(p.nverts));
+  float* d = scratch.data();
+  const PbdView q = p;
+  for_each(ctx, q.nverts, [=] CB_HD(int i) { d[i] = length(q.x[i] - q.x0[i]); });
+  return reduce_max(ctx, d, size_t(q.nverts));
+}
+
 double residual(const Context& ctx, const PbdView& p, Compliance c, bool bending, DeviceBuffer<float>& scratch) {
   const int ne = p.nedges, nb = bending ? p.nbends : 0;
   if (ne + nb == 0) return 0;

@@ -92,6 +92,9 @@ void self_collide(const Context& ctx, const PbdView& p, const ParticleHashView& 
 /// Position-level Coulomb friction from the recorded contacts, then
 /// v = (x - x0) / h with the material's damping. Pinned: v = 0.
 void friction_and_velocity(const Context& ctx, const PbdView& p, float h);
+/// The largest |x - x0| over the vertices (m): how far the projections since
+/// predict() moved a vertex. scratch: (nverts) floats, grown as needed.
+float max_move(const Context& ctx, const PbdView& p, DeviceBuffer<float>& scratch);
 /// RMS of |C + alpha~ lambda| over all stretch and bending constraints (m).
 double residual(const Context& ctx, const PbdView& p, Compliance c, bool bending, DeviceBuffer<float>& scratch);
 

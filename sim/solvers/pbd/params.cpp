@@ -12,6 +12,7 @@ std::string PbdParams::validate() const {
   if (!(stretch_compliance >= 0.f) || !std::isfinite(stretch_compliance)) return "stretch_compliance must be >= 0 (m/N)";
   if (!(shear_compliance >= 0.f) || !std::isfinite(shear_compliance)) return "shear_compliance must be >= 0 (m/N)";
   if (!(bend_compliance >= 0.f) || !std::isfinite(bend_compliance)) return "bend_compliance must be >= 0 (1/(N m))";
+  if (settle_passes < 0 || settle_passes > 100000) return "settle_passes must be in [0, 100000]";
   if (!(self_radius >= 0.f) || !std::isfinite(self_radius)) return "self_radius must be >= 0 (m)";
   return "";
 }
@@ -30,6 +31,8 @@ ParamTable PbdParams::to_table() const {
   t.add_bool("self_collision", self_collision, "particle-particle self-collision");
   t.add_float("self_radius", self_radius, 0.0, 0.1, "m", "self-collision particle radius (0 = max(thickness/2, 0.3 x mean edge))");
   t.add_bool("measure_residual", measure_residual, "report the constraint residual (stats 'pbd residual')");
+  t.add_int("settle_passes", settle_passes, 0, 100000,
+            "most projection passes without velocity on taking over a state (0 = off)");
   return t;
 }
 
@@ -48,6 +51,7 @@ PbdParams PbdParams::from_table(const ParamTable& t) {
   p.self_collision = num("self_collision", p.self_collision) != 0;
   p.self_radius = float(num("self_radius", p.self_radius));
   p.measure_residual = num("measure_residual", p.measure_residual) != 0;
+  p.settle_passes = int(num("settle_passes", p.settle_passes));
   return p;
 }
 

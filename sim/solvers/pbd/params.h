@@ -35,6 +35,12 @@ struct PbdParams {
   bool self_collision = true;        ///< particle-particle self-collision (also needs the scene switch)
   float self_radius = 0.f;           ///< m, self-collision particle radius; 0 = max(thickness / 2, 0.3 mean edge length)
   bool measure_residual = false;     ///< report the constraint residual in the stats (costs a reduction)
+  /// Most passes of the takeover settle (PbdSolver::settle): on its first step the
+  /// solver projects the state it was handed onto its constraints without turning
+  /// the correction into velocity, until a pass moves no vertex faster than
+  /// kSettleSpeed; 0 = off (the correction then becomes velocity in the first
+  /// substeps, as plain XPBD would do)
+  int settle_passes = 2000;
 
   /// "" when valid, else the first problem.
   std::string validate() const;

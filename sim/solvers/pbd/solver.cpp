@@ -32,6 +32,10 @@ Shape shape_between(const Shape& a, const Shape& b, float s) {
   return r;
 }
 
+// m/s: the takeover settle stops once a pass moves no vertex by more than this
+// times the substep (what is left would then add at most about this speed)
+constexpr float kSettleSpeed = 0.1f;
+
 }  // namespace
 
 PbdSolver::PbdSolver(const Context& ctx, const ClothModel& model) : ctx_(ctx) {
@@ -113,6 +117,11 @@ void PbdSolver::step(const StepInputs& in, SimState& state) {
   const float h = in.dt / float(n);
   pbd::PbdView v = view(state);
   last_residual_ = -1;
+  if (!settled_) {
+    ScopedStage s(in.timer, "pbd settle");
+    in.stats.set("pbd settle passes", settle(in, v, h));
+    settled_ = true;
+  }
   for (int k = 0; k < n; ++k) substep(in, v, k, n, h);
   in.stats.set("pbd substeps", n);
   in.stats.set("pbd iterations", params_.iterations);
@@ -137,9 +146,7 @@ void PbdSolver::substep(const StepInputs& in, pbd::PbdView& v, int k, int n, flo
     if (in.obstacles.has_meshes())
       proximity_.query(ctx_, v.x, v.nverts, max_thickness_ + mean_edge_, mesh_contacts_.data());
   }
-  const float inv_h2 = 1.f / (h * h);
-  pbd::Compliance c{params_.stretch_compliance * inv_h2, params_.shear_compliance * inv_h2,
-                    params_.bend_compliance * inv_h2, params_.mode == PbdMode::GaussSeidel ? params_.sor : 1.f};
+  const pbd::Compliance c = compliance(h);
   {
     ScopedStage s(in.timer, "pbd project");
     for (int it = 0; it < params_.iterations; ++it) project(in, v, c);
@@ -151,6 +158,42 @@ void PbdSolver::substep(const StepInputs& in, pbd::PbdView& v, int k, int n, flo
   ScopedStage s(in.timer, "pbd velocity");
   if (params_.measure_residual && k == n - 1) last_residual_ = pbd::residual(ctx_, v, c, params_.bending, scratch_);
   pbd::friction_and_velocity(ctx_, v, h);
+}
+
+// XPBD's compliances over a substep h: alpha~ = alpha / h^2
+pbd::Compliance PbdSolver::compliance(float h) const {
+  const float inv_h2 = 1.f / (h * h);
+  return pbd::Compliance{params_.stretch_compliance * inv_h2, params_.shear_compliance * inv_h2,
+                         params_.bend_compliance * inv_h2, params_.mode == PbdMode::GaussSeidel ? params_.sor : 1.f};
+}
+
+// The takeover settle (pre-stabilisation). A solver switched in mid-motion
+// (World::set_solver) gets a state shaped by another model: the Verlet solver's
+// softened springs leave the shipped hanging sheet with half its edges stretched
+// beyond 10 % and a tenth compressed by more than 26 %. Under this solver's
+// stiffness that is tens of joules; XPBD's velocity update v = (x - x0) / h
+// turns the projections' correction into speed, and the sheet was thrown 0.3 m
+// above its pins within ten frames (RESULTS.md, twenty-fourth session). So the
+// first step projects first: passes of one substep's constraint iterations,
+// obstacles and grab included, without gravity and with x0 = x at each pass
+// start, so positions move and velocities stay. A state that already meets the
+// constraints (a scene's rest start, a hand-over from I-Cloth) stops after one
+// pass that moves next to nothing. Returns the passes run.
+int PbdSolver::settle(const StepInputs& in, const pbd::PbdView& v, float h) {
+  const pbd::Compliance c = compliance(h);
+  const pbd::ForceArgs still{Vec3f{0, 0, 0}, in.env.wind, 0.f, float(in.time), 0.f};  // h = 0: x0 = x, v kept
+  if (in.obstacles.num_shapes() > 0) upload_substep_shapes(in.obstacles, 0.f);
+  for (int pass = 0; pass < params_.settle_passes; ++pass) {
+    pbd::predict(ctx_, v, still);
+    edge_lambda_.fill_zero();
+    bend_lambda_.fill_zero();
+    if (in.obstacles.has_meshes())
+      proximity_.query(ctx_, v.x, v.nverts, max_thickness_ + mean_edge_, mesh_contacts_.data());
+    for (int it = 0; it < params_.iterations; ++it) project(in, v, c);
+    if (params_.self_collision && in.self_collision) self_collision(v);
+    if (pbd::max_move(ctx_, v, scratch_) <= kSettleSpeed * h) return pass + 1;
+  }
+  return params_.settle_passes;
 }
 
 float PbdSolver::self_radius() const {

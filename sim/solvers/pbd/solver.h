@@ -52,6 +52,8 @@ class PbdSolver final : public Solver {
  private:
   pbd::PbdView view(SimState& state);
   void substep(const StepInputs& in, pbd::PbdView& v, int k, int n, float h);
+  int settle(const StepInputs& in, const pbd::PbdView& v, float h);
+  pbd::Compliance compliance(float h) const;
   void project(const StepInputs& in, const pbd::PbdView& v, pbd::Compliance c);
   void upload_substep_shapes(const ObstacleSet& o, float s);
   void self_collision(const pbd::PbdView& v);
@@ -72,6 +74,7 @@ class PbdSolver final : public Solver {
   ParticleHash hash_;
   DeviceBuffer<Vec3f> rest_;  ///< (nverts) m, rest positions (self-collision neighbour filter)
   double last_residual_ = -1;
+  bool settled_ = false;  ///< the first step's settle is done (settle)
 };
 
 /// Registry factory.
