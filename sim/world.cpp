@@ -152,6 +152,8 @@ void World::finish_stats(double step_ms) {
   stats_.min_strain = ne ? reduce_min(ctx_, scratch_.data(), size_t(ne)) : 0.f;
   stats_.max_strain = ne ? reduce_max(ctx_, scratch_.data(), size_t(ne)) : 0.f;
   stats_.has_nan = any_nonfinite(ctx_, state_.x.data(), state_.v.data(), int(state_.size()), scratch_);
+  if (mass_dev_.size() != model_.num_vertices()) mass_dev_.upload(ctx_, model_.mass);
+  stats_.set("kinetic energy", kinetic_energy(ctx_, mass_dev_.data(), state_.v.data(), int(state_.size()), scratch_));
   start_clean_ = false;
   if (settings_.check_intersections) {
     ScopedStage s(timer_, "intersection check");

@@ -130,6 +130,7 @@ class World {
   DeviceBuffer<float> scratch_;        ///< (max(nedges, nverts)) strain per edge / NaN flags, for stats
   DeviceBuffer<Int2> edges_dev_;       ///< (nedges) model edges on the backend, for stats
   DeviceBuffer<float> rest_dev_;       ///< (nedges) m, rest lengths on the backend
+  DeviceBuffer<float> mass_dev_;       ///< (nverts) kg, vertex masses on the backend (kinetic energy)
   DeviceBuffer<Int3> tris_dev_;        ///< (ntris) cloth triangles on the backend
   DeviceBuffer<uint32_t> tri_piece_dev_;  ///< (ntris) cloth piece of each triangle
   std::vector<Int2> intersecting_;     ///< pairs found after the last frame

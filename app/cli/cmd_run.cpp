@@ -1,6 +1,8 @@
 // clothbox-cli run: steps a scene headless, optionally exporting OBJ frames and
 // per-frame statistics as CSV.
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <string>
 #include <utility>
@@ -11,6 +13,7 @@
 #include "app/cli/world_setup.h"
 #include "sim/core/error.h"
 #include "sim/io/obj.h"
+#include "sim/solvers/solver.h"
 
 namespace cb::cli {
 namespace {
@@ -67,14 +70,41 @@ void export_frame(const World& w, const std::string& dir, int frame) {
   write_obj(dir + name, w.obstacles().mesh_x, w.obstacles().mesh_tris);
 }
 
+// --switch FRAME:SOLVER[,FRAME:SOLVER...]: after FRAME frames the run goes on with
+// SOLVER (World::set_solver: positions, velocities and pins kept), in frame order
+std::vector<std::pair<int, std::string>> parse_switches(const std::string& text, int frames) {
+  std::vector<std::pair<int, std::string>> out;
+  size_t start = 0;
+  while (start <= text.size() && !text.empty()) {
+    const size_t end = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, end - start);
+    const size_t colon = item.find(':');
+    char* stop = nullptr;
+    const long frame = colon == std::string::npos ? -1 : std::strtol(item.c_str(), &stop, 10);
+    if (colon == std::string::npos || colon == 0 || stop != item.c_str() + colon || colon + 1 == item.size())
+      throw Error("--switch: '" + item + "' is not FRAME:SOLVER (e.g. --switch 100:pbd,200:icloth)");
+    if (frame < 0 || frame >= frames)
+      throw Error("--switch: frame " + std::to_string(frame) + " is outside the run's frames [0, " +
+                  std::to_string(frames) + ")");
+    if (!out.empty() && frame <= out.back().first)
+      throw Error("--switch: the frames must increase ('" + item + "')");
+    const std::string name = item.substr(colon + 1);
+    if (!find_solver(name)) throw Error("--switch: unknown solver '" + name + "' (available: " + solver_names() + ")");
+    out.emplace_back(int(frame), name);
+    start = end + 1;
+  }
+  return out;
+}
+
 }  // namespace
 
 int cmd_run(int argc, char** argv) {
   Args args(argc, argv, 0, {"quiet"});
   args.allow_only({"scene", "solver", "backend", "frames", "dt", "substeps", "params", "export-obj", "every", "stats",
-                   "quiet"});
+                   "switch", "quiet"});
   auto world = make_world(args);
   const int frames = int(args.get_int("frames", 100, 0, 10000000));
+  const std::vector<std::pair<int, std::string>> switches = parse_switches(args.get("switch"), frames);
   const int every = int(args.get_int("every", 1, 1, 1000000));
   const std::string dir = args.get("export-obj");
   if (!dir.empty()) {
@@ -89,7 +119,12 @@ int cmd_run(int argc, char** argv) {
   StatsTable table;
   double total_ms = 0;
   int nan_frame = -1;
+  size_t next_switch = 0;
   for (int f = 1; f <= frames; ++f) {
+    if (next_switch < switches.size() && switches[next_switch].first == f - 1) {
+      const std::string err = world->set_solver(switches[next_switch++].second);
+      if (!err.empty()) throw Error("--switch: " + err);
+    }
     world->step();
     const FrameStats& s = world->stats();
     total_ms += s.step_ms;

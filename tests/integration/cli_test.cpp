@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cctype>
 #include <fstream>
+#include <string>
+#include <vector>
 
 #include "sim/io/obj.h"
 #include "support/test_support.h"
@@ -106,6 +108,48 @@ TEST(Cli, StatsCsvKeepsColumnsWhenStagesAppearLater) {
   EXPECT_EQ(rows, 22);
 }
 
+// splits a CSV line at its commas (the stats file quotes nothing)
+std::vector<std::string> csv_fields(const std::string& line) {
+  std::vector<std::string> out(1);
+  for (char c : line) {
+    if (c == ',')
+      out.emplace_back();
+    else
+      out.back() += c;
+  }
+  return out;
+}
+
+// --switch 3:pbd: frames 1-3 run verlet and 4-6 pbd, whose first frame reports
+// its takeover settle; every frame reports the cloth's kinetic energy
+TEST(Cli, RunSwitchesSolverAtTheGivenFrame) {
+  const std::string csv = testing::TempDir() + "/cli_stats_switch.csv";
+  std::string out;
+  int rc = test::run_command(std::string(CLOTHBOX_CLI) + " run --backend cpu --frames 6 --quiet --solver verlet" +
+                                 " --switch 3:pbd --stats " + csv + " --scene " +
+                                 test::source_path("scenes/hanging_sheet.json"),
+                             &out);
+  ASSERT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("solver pbd"), std::string::npos) << out;
+  std::ifstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  const std::vector<std::string> header = csv_fields(line);
+  auto column = [&](const char* name) { return std::find(header.begin(), header.end(), name) - header.begin(); };
+  const size_t verlet = size_t(column("ms_verlet integrate")), settle = size_t(column("pbd settle passes")),
+               energy = size_t(column("kinetic energy"));
+  ASSERT_LT(verlet, header.size()) << line;
+  ASSERT_LT(settle, header.size()) << line;
+  ASSERT_LT(energy, header.size()) << line;
+  for (int f = 1; std::getline(in, line); ++f) {
+    const std::vector<std::string> row = csv_fields(line);
+    ASSERT_EQ(row.size(), header.size()) << line;
+    EXPECT_EQ(!row[verlet].empty(), f <= 3) << "frame " << f << ": " << line;
+    EXPECT_EQ(!row[settle].empty(), f == 4) << "frame " << f << ": " << line;
+    EXPECT_GT(std::stod(row[energy]), 0.0) << "frame " << f << ": the sheet falls";
+  }
+}
+
 TEST(Cli, BadInputGivesAClearMessageAndExitCode2) {
   struct Case {
     std::string args, message;
@@ -117,6 +161,14 @@ TEST(Cli, BadInputGivesAClearMessageAndExitCode2) {
        "unknown backend 'gpu' (expected auto, cpu or cuda)"},
       {"run --scene " + test::source_path("scenes/hanging_sheet.json") + " --solver nope", "unknown solver 'nope'"},
       {"run --scene " + test::source_path("scenes/hanging_sheet.json") + " --dt nan", "--dt expects a number"},
+      {"run --scene " + test::source_path("scenes/hanging_sheet.json") + " --frames 10 --switch 5",
+       "--switch: '5' is not FRAME:SOLVER"},
+      {"run --scene " + test::source_path("scenes/hanging_sheet.json") + " --frames 10 --switch 5:nope",
+       "--switch: unknown solver 'nope'"},
+      {"run --scene " + test::source_path("scenes/hanging_sheet.json") + " --frames 10 --switch 12:pbd",
+       "--switch: frame 12 is outside the run's frames [0, 10)"},
+      {"run --scene " + test::source_path("scenes/hanging_sheet.json") + " --frames 10 --switch 5:pbd,3:verlet",
+       "--switch: the frames must increase"},
       {"frobnicate", "unknown command 'frobnicate'"},
       {"run --bogus 1", "unknown option --bogus"},
   };

@@ -1,4 +1,4 @@
-// World: free fall against the analytic answer, pins, reset, solver switching,
+// World: free fall against the analytic answer (positions and kinetic energy), pins, reset, solver switching,
 // and bit-identical CPU results whatever the thread count.
 #include <gtest/gtest.h>
 
@@ -33,6 +33,11 @@ TEST(World, FreeFallMatchesAnalyticParabola) {
       EXPECT_NEAR(x[i].z, x0.z - 0.25 * t, 1e-4);
     }
     EXPECT_FALSE(w.stats().has_nan);
+    // and the statistic "kinetic energy" is 1/2 M |v(t)|^2 (J)
+    double mass = 0;
+    for (float m : w.model().mass) mass += m;
+    const double vy = 1.0 - 9.81 * t, speed2 = 0.5 * 0.5 + vy * vy + 0.25 * 0.25;
+    EXPECT_NEAR(w.stats().get("kinetic energy", -1), 0.5 * mass * speed2, 1e-4 * 0.5 * mass * speed2);
   }
 }
 
