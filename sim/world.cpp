@@ -9,6 +9,7 @@
 #include "sim/core/error.h"
 #include "sim/scene/motion.h"
 #include "sim/model/edge_strain.h"
+#include "sim/model/kinetic_energy.h"
 #include "sim/world_kernels.h"
 
 namespace cb {

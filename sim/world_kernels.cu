@@ -12,12 +12,4 @@ bool any_nonfinite(const Context& ctx, const Vec3f* x, const Vec3f* v, int n, De
   return reduce_max(ctx, flag, size_t(n)) > 0.f;
 }
 
-double kinetic_energy(const Context& ctx, const float* mass, const Vec3f* v, int n, DeviceBuffer<float>& scratch) {
-  if (n <= 0) return 0;
-  if (scratch.size() < size_t(n)) scratch.resize(ctx, size_t(n));
-  float* e = scratch.data();
-  parallel_for(ctx, n, [=] CB_HD(int i) { e[i] = 0.5f * mass[i] * dot(v[i], v[i]); });
-  return reduce_sum(ctx, e, size_t(n));
-}
-
 }  // namespace cb

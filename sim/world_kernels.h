@@ -9,7 +9,4 @@ namespace cb {
 /// flag[i] = 1 when x[i] or v[i] has a NaN/inf component, else 0. Returns true if any.
 bool any_nonfinite(const Context& ctx, const Vec3f* x, const Vec3f* v, int n, DeviceBuffer<float>& scratch);
 
-/// J, sum over the vertices of 1/2 m_i |v_i|^2 (mass: (n) kg, v: (n) m/s).
-double kinetic_energy(const Context& ctx, const float* mass, const Vec3f* v, int n, DeviceBuffer<float>& scratch);
-
 }  // namespace cb

@@ -59,6 +59,8 @@ ParamTable IClothParams::to_table() const {
   t.add_bool("untangle", untangle, "push triangle pairs that start a step intersecting apart (untangle.h)");
   t.add_bool("incremental_ccd", incremental_ccd, "re-check only T_d-T_s and T_d-T_d pairs (Algorithm 1)");
   t.add_bool("count_intersections", count_intersections, "count intersecting triangle pairs after each frame");
+  t.add_int("settle_passes", settle_passes, 0, 1000,
+            "most implicit passes from rest that settle a state taken over from another solver (0 = off)");
   return t;
 }
 
@@ -101,6 +103,7 @@ std::string IClothParams::from_table(const ParamTable& t, IClothParams* out) {
   p.untangle = t.get_bool("untangle");
   p.incremental_ccd = t.get_bool("incremental_ccd");
   p.count_intersections = t.get_bool("count_intersections");
+  p.settle_passes = t.get_int("settle_passes");
   std::string err = p.validate();
   if (err.empty()) *out = p;
   return err;

@@ -7,6 +7,7 @@
 
 #include "sim/collision/penetration.h"
 #include "sim/model/edge_strain.h"
+#include "sim/model/kinetic_energy.h"
 #include "sim/solvers/icloth/cg.h"
 #include "sim/solvers/icloth/collision_handler.h"
 #include "sim/solvers/icloth/obstacle_kernels.h"
@@ -93,6 +94,9 @@ struct IClothSolver::Impl {
   /// more strain (1.41 instead of 1.36 on average, 3 swings above 2.5 instead
   /// of 2; RESULTS.md, seventeenth session).
   bool seen_clean_start = false;
+  bool settled = false;                  ///< the takeover settle is decided (settle)
+  DeviceBuffer<Vec3f> settle_v;          ///< (n) m/s, the handed velocities kept over the settle
+  DeviceBuffer<float> energy_scratch;    ///< (n) kinetic_energy's
   std::vector<float> h_mass, h_thickness;
   double cloth_mass = 0;  ///< kg, all vertices
   DeviceBuffer<uint32_t> tri_piece;
@@ -212,6 +216,13 @@ void IClothSolver::step(const StepInputs& in, SimState& state) {
   // sub-steps look only while some were found
   impl_->check_tangles = !in.start_clean;
   impl_->seen_clean_start = impl_->seen_clean_start || in.start_clean;
+  if (!impl_->settled) {  // a state from elsewhere: time 0 is the scene's own start
+    impl_->settled = true;
+    if (in.time > 0 && in.start_clean && params_.settle_passes > 0) {
+      ScopedStage s(in.timer, "settle");
+      in.stats.set("settle passes", settle(in, state, h));
+    }
+  }
   for (int s = 0; s < substeps; ++s)
     step_once(in, state, h, in.time + double(s) * h, float(s) / float(substeps), float(s + 1) / float(substeps));
   if (params_.count_intersections) {
@@ -223,6 +234,51 @@ void IClothSolver::step(const StepInputs& in, SimState& state) {
     IntersectionCounts c = count_intersections(ctx_, cloth, obst);
     in.stats.set("intersecting pairs", double(c.total()));
   }
+}
+
+// The takeover settle. A state handed over by another solver was shaped by that
+// solver's model: the Verlet solver's softened springs leave the shipped hanging
+// sheet with half its edges stretched past 10 %. Under this solver's membrane
+// that is joules of elastic energy, and the first implicit steps turned it into
+// motion: 0.13 J of swing became 5.4 J in one frame and the sheet's hem jumped up
+// 0.25 m (RESULTS.md, twenty-fourth session). So before the first step, passes of
+// one implicit step each start from rest (v = 0) without gravity, with the
+// collision handling as in any step: their motion relaxes the mismatch and is
+// kept, their velocities are dropped, and the handed velocities are restored
+// after. A pass from rest releases as kinetic energy what the next step would;
+// the passes stop once one releases at most 5 % of the handed kinetic energy
+// plus gravity's over a step, 1/2 M (h g)^2 (the PCG floor's scale, cg_floor).
+// A state from pbd or from I-Cloth itself meets that after one pass. Only a
+// clean start settles (the world's check found no intersecting pair): from a
+// tangled one each pass ran the tangled-start handling, rigid fallbacks
+// included, and 32 of them took 5 s of a frame on a swing of the tangled
+// sweep (tangled_start_test.cpp) without releasing less. Friction
+// state the still passes left (stuck, carried) is cleared: it is none of the
+// handed motion's. Returns the passes run.
+int IClothSolver::settle(const StepInputs& in, SimState& state, float h) {
+  Impl& d = *impl_;
+  const int n = int(state.size());
+  Environment still;  // no gravity, wind or drag
+  still.gravity = Vec3f{0, 0, 0};
+  const StepInputs calm{in.model, still,  in.obstacles, in.grab,  in.dt,          in.substeps,
+                        in.time,  in.self_collision,   in.timer,   in.stats, in.start_clean};
+  d.settle_v.resize(ctx_, size_t(n));
+  d.settle_v.copy_from(state.v);
+  const double g_step = double(h) * double(length(in.env.gravity));
+  const double enough = 0.05 * kinetic_energy(ctx_, d.mass.data(), state.v.data(), n, d.energy_scratch) +
+                        0.5 * d.cloth_mass * g_step * g_step;
+  int pass = 0;
+  while (pass < params_.settle_passes) {
+    state.v.fill_zero();
+    step_once(calm, state, h, in.time, 0.f, 0.f);  // obstacles still, at the frame's start
+    ++pass;
+    if (kinetic_energy(ctx_, d.mass.data(), state.v.data(), n, d.energy_scratch) <= enough) break;
+  }
+  state.v.copy_from(d.settle_v);
+  d.stuck.upload(ctx_, std::vector<uint8_t>(size_t(n), 0));
+  d.carried.upload(ctx_, std::vector<Vec3f>(size_t(n), Vec3f{0, 0, 0}));
+  d.stuck_set = false;
+  return pass;
 }
 
 namespace {

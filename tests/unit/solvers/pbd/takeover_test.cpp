@@ -7,64 +7,22 @@
 #include <cstdio>
 #include <string>
 
-#include "sim/scene/scene.h"
 #include "sim/solvers/pbd/params.h"
-#include "sim/world.h"
-#include "support/test_support.h"
+#include "unit/solvers/takeover.h"
 
 namespace cb {
 namespace {
 
-// J, sum of 1/2 m |v|^2 over the cloth
-double kinetic_energy(const World& w) {
-  const HostState s = w.host_state();
-  double e = 0;
-  for (size_t i = 0; i < s.v.size(); ++i) e += 0.5 * double(w.model().mass[i]) * double(dot(s.v[i], s.v[i]));
-  return e;
-}
-
-float highest(const World& w) {
-  float y = -1e30f;
-  for (const Vec3f& p : w.positions()) y = std::max(y, p.y);
-  return y;
-}
-
-struct Takeover {
-  double swing_energy = 0;   ///< J, the largest kinetic energy under verlet
-  double energy_after = 0;   ///< J, the largest over the frames after the switch
-  float rise = 0;            ///< m, how far the cloth got above its pins after the switch
-  double settle_passes = 0;  ///< the first pbd frame's statistic
-};
-
 // The shipped hanging sheet swings from its pins under verlet for 100 frames
 // (its softened springs leave half the edges stretched past 10 % and some
 // compressed by a third), then pbd takes over for 20 frames.
-Takeover verlet_then_pbd(const Context& ctx, int settle_passes) {
-  World w(ctx, load_scene(test::source_path("scenes/hanging_sheet.json")));
-  Takeover r;
-  EXPECT_EQ(w.set_solver("verlet"), "");
-  for (int f = 0; f < 100; ++f) {
-    w.step();
-    r.swing_energy = std::max(r.swing_energy, kinetic_energy(w));
-  }
-  float pins = -1e30f;
-  const std::vector<Vec3f> x = w.positions();
-  for (uint32_t v : w.pinned_vertices()) pins = std::max(pins, x[v].y);
-  EXPECT_EQ(w.set_solver("pbd"), "");
-  EXPECT_EQ(w.set_solver_param("settle_passes", std::to_string(settle_passes)), "");
-  for (int f = 0; f < 20; ++f) {
-    w.step();
-    EXPECT_FALSE(w.stats().has_nan) << "pbd frame " << f;
-    if (f == 0) r.settle_passes = w.stats().get("pbd settle passes", -1);
-    r.energy_after = std::max(r.energy_after, kinetic_energy(w));
-    r.rise = std::max(r.rise, highest(w) - pins);
-  }
-  return r;
+test::Takeover verlet_then_pbd(const Context& ctx, int settle_passes) {
+  return test::run_takeover(ctx, "verlet", "pbd", 100, 20, "pbd settle passes", settle_passes);
 }
 
 TEST(PbdTakeover, AStateFromTheSofterVerletSolverIsNotThrownAboveThePins) {
   for (const Context& ctx : test::backends()) {
-    const Takeover r = verlet_then_pbd(ctx, PbdParams{}.settle_passes);
+    const test::Takeover r = verlet_then_pbd(ctx, PbdParams{}.settle_passes);
     // Without the settle (settle_passes = 0, measured on the CPU): 3.5 J against
     // the swing's 0.78 J, and the sheet 0.63 m above its pins. With it: 0.34 J, 6 cm.
     std::printf("%s: swing %.3f J, after the switch %.3f J, rise %.3f m, %g settle passes\n",
@@ -78,7 +36,7 @@ TEST(PbdTakeover, AStateFromTheSofterVerletSolverIsNotThrownAboveThePins) {
 TEST(PbdTakeover, WithoutTheSettleTheSameSwitchThrowsTheSheet) {
   // the scenario above is one that needs the settle: with it off, the test's
   // bounds are broken (so they can fail)
-  const Takeover r = verlet_then_pbd(test::backends().front(), 0);
+  const test::Takeover r = verlet_then_pbd(test::backends().front(), 0);
   EXPECT_GT(r.energy_after, 2 * r.swing_energy);
   EXPECT_GT(r.rise, 0.3f);
   EXPECT_EQ(r.settle_passes, 0);
