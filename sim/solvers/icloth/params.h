@@ -96,11 +96,12 @@ struct IClothParams {
   int rigid_rounds = 20;         ///< max rigid-impact-zone rounds before the step is clamped (collision_handler.h)
   bool incremental_ccd = true;   ///< re-check only T_d-T_s and T_d-T_d after the first round
   /// Most passes of the takeover settle (IClothSolver::settle): when the solver
-  /// takes over a moving state (a switch from another solver, time > 0), its
-  /// first step is preceded by implicit steps from rest without gravity, the
-  /// collision handling included, whose motion is kept and whose velocities are
-  /// not; they stop once one would release at most 5 % of the handed kinetic
-  /// energy plus gravity's kinetic energy over a step. 0 = off.
+  /// takes over a moving state with a clean start (a switch from another
+  /// solver, time > 0), its first step is preceded by implicit steps from rest
+  /// without gravity, the collision handling included, whose motion is kept and
+  /// whose velocities are not; they stop once one would release at most 5 % of
+  /// the handed kinetic energy plus gravity's kinetic energy over a step, or
+  /// after a frame's worth of CCD and rigid rounds. 0 = off.
   int settle_passes = 32;
   /// run the penetration counter after every frame (stat "intersecting pairs");
   /// off by default: World already counts after every frame

@@ -220,7 +220,7 @@ void IClothSolver::step(const StepInputs& in, SimState& state) {
     impl_->settled = true;
     if (in.time > 0 && in.start_clean && params_.settle_passes > 0) {
       ScopedStage s(in.timer, "settle");
-      in.stats.set("settle passes", settle(in, state, h));
+      in.stats.set("settle passes", settle(in, state, h, substeps));
     }
   }
   for (int s = 0; s < substeps; ++s)
@@ -248,14 +248,18 @@ void IClothSolver::step(const StepInputs& in, SimState& state) {
 // after. A pass from rest releases as kinetic energy what the next step would;
 // the passes stop once one releases at most 5 % of the handed kinetic energy
 // plus gravity's over a step, 1/2 M (h g)^2 (the PCG floor's scale, cg_floor).
-// A state from pbd or from I-Cloth itself meets that after one pass. Only a
-// clean start settles (the world's check found no intersecting pair): from a
-// tangled one each pass ran the tangled-start handling, rigid fallbacks
-// included, and 32 of them took 5 s of a frame on a swing of the tangled
-// sweep (tangled_start_test.cpp) without releasing less. Friction
+// A state from pbd or from I-Cloth itself meets that after one pass. The
+// passes also stop once they have spent a frame's worth of collision work (the
+// CCD and rigid rounds one frame may take: substeps x (collision_rounds +
+// rigid_rounds)). Only a clean start settles (the world's check found no
+// intersecting pair). From a tangled one each pass runs the tangled-start
+// handling: 32 passes took 5 s of a frame on a swing of the tangled sweep
+// (tangled_start_test.cpp), and with the work budget the sweep got worse (7
+// failing swings instead of 4, tangles grown to 62 pairs; RESULTS.md,
+// twenty-fourth session). Friction
 // state the still passes left (stuck, carried) is cleared: it is none of the
 // handed motion's. Returns the passes run.
-int IClothSolver::settle(const StepInputs& in, SimState& state, float h) {
+int IClothSolver::settle(const StepInputs& in, SimState& state, float h, int substeps) {
   Impl& d = *impl_;
   const int n = int(state.size());
   Environment still;  // no gravity, wind or drag
@@ -267,12 +271,14 @@ int IClothSolver::settle(const StepInputs& in, SimState& state, float h) {
   const double g_step = double(h) * double(length(in.env.gravity));
   const double enough = 0.05 * kinetic_energy(ctx_, d.mass.data(), state.v.data(), n, d.energy_scratch) +
                         0.5 * d.cloth_mass * g_step * g_step;
+  const auto work = [&in] { return in.stats.get("ccd rounds", 0) + in.stats.get("rigid rounds", 0); };
+  const double budget = work() + double(substeps) * double(params_.collision_rounds + params_.rigid_rounds);
   int pass = 0;
   while (pass < params_.settle_passes) {
     state.v.fill_zero();
     step_once(calm, state, h, in.time, 0.f, 0.f);  // obstacles still, at the frame's start
     ++pass;
-    if (kinetic_energy(ctx_, d.mass.data(), state.v.data(), n, d.energy_scratch) <= enough) break;
+    if (kinetic_energy(ctx_, d.mass.data(), state.v.data(), n, d.energy_scratch) <= enough || work() >= budget) break;
   }
   state.v.copy_from(d.settle_v);
   d.stuck.upload(ctx_, std::vector<uint8_t>(size_t(n), 0));
