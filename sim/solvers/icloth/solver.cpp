@@ -255,7 +255,7 @@ void IClothSolver::step(const StepInputs& in, SimState& state) {
 // intersecting pair). From a tangled one each pass runs the tangled-start
 // handling: 32 passes took 5 s of a frame on a swing of the tangled sweep
 // (tangled_start_test.cpp), and with the work budget the sweep got worse (7
-// failing swings instead of 4, tangles grown to 62 pairs; RESULTS.md,
+// failing swings instead of 2, tangles grown to 62 pairs; RESULTS.md,
 // twenty-fourth session). Friction
 // state the still passes left (stuck, carried) is cleared: it is none of the
 // handed motion's. Returns the passes run.
