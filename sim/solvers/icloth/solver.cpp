@@ -256,9 +256,8 @@ void IClothSolver::step(const StepInputs& in, SimState& state) {
 // handling: 32 passes took 5 s of a frame on a swing of the tangled sweep
 // (tangled_start_test.cpp), and with the work budget the sweep got worse (7
 // failing swings instead of 2, tangles grown to 62 pairs; RESULTS.md,
-// twenty-fourth session). Friction
-// state the still passes left (stuck, carried) is cleared: it is none of the
-// handed motion's. Returns the passes run.
+// twenty-fourth session). The friction state the still passes left (stuck,
+// carried) is cleared: it is none of the handed motion's. Returns the passes run.
 int IClothSolver::settle(const StepInputs& in, SimState& state, float h, int substeps) {
   Impl& d = *impl_;
   const int n = int(state.size());
