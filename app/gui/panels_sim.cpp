@@ -139,7 +139,8 @@ void draw_simulation_panel(App& app) {
     std::string current = w.solver_name();
     if (ImGui::BeginCombo("solver", current.empty() ? "(none)" : current.c_str())) {
       for (const SolverEntry& e : reg)
-        if (ImGui::Selectable((std::string(e.name) + " - " + e.title).c_str(), current == e.name))
+        if (ImGui::Selectable((std::string(e.name) + " - " + e.title).c_str(), current == e.name) &&
+            current != e.name)  // picking the running solver again does not restart it
           send(app, {{"type", "set_solver"}, {"name", e.name}});
       ImGui::EndCombo();
     }
