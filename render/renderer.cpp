@@ -98,11 +98,17 @@ void Renderer::draw_cloth(const glm::mat4& vp, glm::vec3 eye, const ViewOptions&
     surface_.set("u_texture", 0);
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, texture_.id());
-    // push the surface back a little so the wireframe on top is not z-fought
-    glEnable(GL_POLYGON_OFFSET_FILL);
-    glPolygonOffset(1.f, 1.f);
+    // with the wireframe on top, push the surface back a little so the lines are
+    // not z-fought. Only then: the offset's slope term moved a skirt 1-4 mm over
+    // the mannequin's thigh behind it, seen at a grazing angle, and the thigh
+    // showed through (the dress at frame 150)
+    const bool wire_on_top = opt.surface == SurfaceMode::ShadedWire;
+    if (wire_on_top) {
+      glEnable(GL_POLYGON_OFFSET_FILL);
+      glPolygonOffset(1.f, 1.f);
+    }
     cloth_.draw_surface();
-    glDisable(GL_POLYGON_OFFSET_FILL);
+    if (wire_on_top) glDisable(GL_POLYGON_OFFSET_FILL);
   }
   if (opt.surface != SurfaceMode::Shaded) {
     flat_.use();
