@@ -29,7 +29,11 @@ struct Interaction {
   float last_x = 0, last_y = 0;    ///< px, window coordinates
   glm::vec3 plane_point{0.f};      ///< m, the drag plane (faces the camera)
   glm::vec3 plane_normal{0.f, 0.f, 1.f};
-  int pin_vertex = -1;             ///< MovePin: the vertex being moved
+  int pin_vertex = -1;             ///< MovePin: the vertex under the cursor
+  /// MovePin: the pinned vertices joined to it by pinned edges (a pinned end of
+  /// a scarf, a painted patch), moved with it rigidly, and their offsets from it (m)
+  std::vector<uint32_t> pin_group;
+  std::vector<Vec3f> pin_offset;
   bool brush_pin = true;           ///< Brush: pin (true) or unpin
   bool pin_mode = false;           ///< left click toggles pins instead of grabbing
   float brush_radius = 24.f;       ///< px

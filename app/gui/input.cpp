@@ -91,6 +91,28 @@ int vertex_near(App& app, float x, float y, const std::vector<Vec3f>& pos) {
   return render::nearest_vertex_on_screen(app.camera, float(w), float(h), pos.data(), near, x, y, kNearRadius);
 }
 
+// The pinned vertices joined to `start` by edges whose two ends are pinned
+// (breadth first over the model's edges), `start` first.
+std::vector<uint32_t> pinned_group(const World& w, uint32_t start) {
+  const std::vector<Int2>& edges = w.model().topo.edges;
+  std::vector<std::vector<uint32_t>> next(w.model().num_vertices());
+  for (const Int2& e : edges)
+    if (w.is_pinned(uint32_t(e.a)) && w.is_pinned(uint32_t(e.b))) {
+      next[size_t(e.a)].push_back(uint32_t(e.b));
+      next[size_t(e.b)].push_back(uint32_t(e.a));
+    }
+  std::vector<uint8_t> seen(next.size(), 0);
+  std::vector<uint32_t> group{start};
+  seen[start] = 1;
+  for (size_t k = 0; k < group.size(); ++k)
+    for (uint32_t v : next[group[k]])
+      if (!seen[v]) {
+        seen[v] = 1;
+        group.push_back(v);
+      }
+  return group;
+}
+
 bool left_down(App& app, const Cursor& c) {
   Interaction& in = app.input;
   const bool shift = c.mods & kModShift, ctrl = c.mods & kModCtrl;
@@ -110,8 +132,11 @@ bool left_down(App& app, const Cursor& c) {
   app.window_size(&w, &h);
   int pin = render::nearest_vertex_on_screen(app.camera, float(w), float(h), pos.data(), app.world->pinned_vertices(),
                                              c.x, c.y, kPinPickRadius);
-  if (pin >= 0) {  // drag the pin itself
+  if (pin >= 0) {  // drag the pin itself, with the pins joined to it
     in.pin_vertex = pin;
+    in.pin_group = pinned_group(*app.world, uint32_t(pin));
+    in.pin_offset.clear();
+    for (uint32_t v : in.pin_group) in.pin_offset.push_back(pos[v] - pos[size_t(pin)]);
     start_plane_drag(app, g(pos[size_t(pin)]), DragMode::MovePin);
     return true;
   }
@@ -155,7 +180,8 @@ bool mouse_move(App& app, const json& ev) {
       if (plane_target(app, c.x, c.y, &target)) app.world->grab_move(target);
       break;
     case DragMode::MovePin:
-      if (plane_target(app, c.x, c.y, &target)) app.world->move_pinned(uint32_t(in.pin_vertex), target);
+      if (plane_target(app, c.x, c.y, &target))
+        for (size_t k = 0; k < in.pin_group.size(); ++k) app.world->move_pinned(in.pin_group[k], target + in.pin_offset[k]);
       break;
     case DragMode::Brush: brush(app, c.x, c.y); break;
   }
@@ -167,6 +193,8 @@ bool mouse_up(App& app) {
   if (app.input.mode == DragMode::Grab) app.world->grab_end();
   app.input.mode = DragMode::None;
   app.input.pin_vertex = -1;
+  app.input.pin_group.clear();
+  app.input.pin_offset.clear();
   return true;
 }
 

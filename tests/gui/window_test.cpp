@@ -97,6 +97,32 @@ TEST(Window, DragPullsTheGrabbedPointToTheCursorAndAPinHolds) {
   EXPECT_LT(after, 0.25f * before) << "before " << before << " m, after " << after << " m";
 }
 
+// Dragging a pin moves the pins joined to it by pinned edges with it: the
+// scarf's pinned left end (4 vertices) moves as one, its right end stays. (Before,
+// the dragged corner alone moved and drew the end's triangle out into a needle.)
+TEST(Window, DraggingAPinnedEndMovesTheWholeEnd) {
+  CB_REQUIRE_WINDOW();
+  CB_REQUIRE_SOLVER();
+  std::string dir = scratch_dir("drag_end");
+  json ev = json::array();
+  ev.push_back({{"frame", 3}, {"type", "dump_state"}, {"path", dir + "/before.json"}});
+  ev.push_back({{"frame", 3}, {"type", "mouse_down"}, {"button", 0}, {"vertex", 0}});
+  for (int f = 4; f <= 12; ++f) ev.push_back({{"frame", f}, {"type", "mouse_move"}, {"rel", {6, 5}}});
+  ev.push_back({{"frame", 13}, {"type", "mouse_up"}, {"button", 0}});
+  write_replay(dir + "/replay.json", ev);
+  run_ok("--scene " + source_path("scenes/icloth_scarf.json") + " --backend cpu --replay " + dir +
+         "/replay.json --frames 14 --exit --hide-ui --dump-state " + dir + "/final.json");
+  json before = read_json(dir + "/before.json"), fin = read_json(dir + "/final.json");
+  const std::vector<uint32_t> pins = fin["pinned"];
+  ASSERT_EQ(pins, (std::vector<uint32_t>{0, 39, 40, 79, 80, 119, 120, 159}));  // both ends, 41 x 4 grid
+  const Vec3f moved = vec(fin["positions"][0]) - vec(before["positions"][0]);
+  EXPECT_GT(length(moved), 0.05f) << "the dragged pin did not move";
+  for (uint32_t v : {40u, 80u, 120u})  // the rest of the left end: the same move
+    EXPECT_LT(length(vec(fin["positions"][v]) - vec(before["positions"][v]) - moved), 1e-5f) << "vertex " << v;
+  for (uint32_t v : {39u, 79u, 119u, 159u})  // the right end stays
+    EXPECT_LT(length(vec(fin["positions"][v]) - vec(before["positions"][v])), 1e-6f) << "vertex " << v;
+}
+
 // a valid value for the first bounded Float parameter of `solver`
 bool pick_param(const std::string& solver, std::string* name, double* value) {
   World w(Context{}, load_scene(source_path(kScene)));
