@@ -29,9 +29,9 @@ struct Interaction {
   float last_x = 0, last_y = 0;    ///< px, window coordinates
   glm::vec3 plane_point{0.f};      ///< m, the drag plane (faces the camera)
   glm::vec3 plane_normal{0.f, 0.f, 1.f};
-  int pin_vertex = -1;             ///< MovePin: the vertex under the cursor
-  /// MovePin: the pinned vertices joined to it by pinned edges (a pinned end of
-  /// a scarf, a painted patch), moved with it rigidly, and their offsets from it (m)
+  /// MovePin: the pin under the cursor first, then the pins joined to it by
+  /// pinned edges (a pinned end of a scarf, a painted patch), moved with it
+  /// rigidly, and their offsets from it (m)
   std::vector<uint32_t> pin_group;
   std::vector<Vec3f> pin_offset;
   bool brush_pin = true;           ///< Brush: pin (true) or unpin

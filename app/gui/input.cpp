@@ -133,7 +133,6 @@ bool left_down(App& app, const Cursor& c) {
   int pin = render::nearest_vertex_on_screen(app.camera, float(w), float(h), pos.data(), app.world->pinned_vertices(),
                                              c.x, c.y, kPinPickRadius);
   if (pin >= 0) {  // drag the pin itself, with the pins joined to it
-    in.pin_vertex = pin;
     in.pin_group = pinned_group(*app.world, uint32_t(pin));
     in.pin_offset.clear();
     for (uint32_t v : in.pin_group) in.pin_offset.push_back(pos[v] - pos[size_t(pin)]);
@@ -192,7 +191,6 @@ bool mouse_up(App& app) {
   if (app.input.mode == DragMode::None) return false;
   if (app.input.mode == DragMode::Grab) app.world->grab_end();
   app.input.mode = DragMode::None;
-  app.input.pin_vertex = -1;
   app.input.pin_group.clear();
   app.input.pin_offset.clear();
   return true;

@@ -78,6 +78,12 @@ struct IClothSolver::Impl {
   DeviceBuffer<Vec3f> carried;           ///< (n) kg m/s, kinetic friction for the next step (finish_resting_friction)
   DeviceBuffer<float> changed;           ///< (n) scratch of update_resting_friction
   bool stuck_set = false;                ///< stuck / carried may hold values (cleared when resting contacts stop)
+  /// no resting friction carries over into the next step (stuck, carried zero)
+  void forget_resting_friction() {
+    stuck.fill_zero();
+    carried.fill_zero();
+    stuck_set = false;
+  }
   DeviceBuffer<M3> diag_block;           ///< (n) kg, system_diagonal_blocks of the step (pair springs)
   float max_thickness = 0;
   // cloth-cloth proximity repulsion and friction
@@ -265,7 +271,6 @@ int IClothSolver::settle(const StepInputs& in, SimState& state, float h, int sub
   still.gravity = Vec3f{0, 0, 0};
   const StepInputs calm{in.model, still,  in.obstacles, in.grab,  in.dt,          in.substeps,
                         in.time,  in.self_collision,   in.timer,   in.stats, in.start_clean};
-  d.settle_v.resize(ctx_, size_t(n));
   d.settle_v.copy_from(state.v);
   const double g_step = double(h) * double(length(in.env.gravity));
   const double enough = 0.05 * kinetic_energy(ctx_, d.mass.data(), state.v.data(), n, d.energy_scratch) +
@@ -280,9 +285,7 @@ int IClothSolver::settle(const StepInputs& in, SimState& state, float h, int sub
     if (kinetic_energy(ctx_, d.mass.data(), state.v.data(), n, d.energy_scratch) <= enough || work() >= budget) break;
   }
   state.v.copy_from(d.settle_v);
-  d.stuck.upload(ctx_, std::vector<uint8_t>(size_t(n), 0));
-  d.carried.upload(ctx_, std::vector<Vec3f>(size_t(n), Vec3f{0, 0, 0}));
-  d.stuck_set = false;
+  d.forget_resting_friction();
   return pass;
 }
 
@@ -519,11 +522,7 @@ bool IClothSolver::add_contact_springs(const StepInputs& in, const SimState& sta
   // not from a start that may be tangled: across an intersection a pair's
   // normal points to the wrong side, and its spring would hold the tangle
   const bool pair_springs = use_repulsion && params_.proximity_stiffness > 0.f && !d.check_tangles;
-  if (!resting && d.stuck_set) {  // switched off or no obstacles left: no friction carries over
-    d.stuck.upload(ctx_, std::vector<uint8_t>(size_t(n), 0));
-    d.carried.upload(ctx_, std::vector<Vec3f>(size_t(n), Vec3f{0, 0, 0}));
-    d.stuck_set = false;
-  }
+  if (!resting && d.stuck_set) d.forget_resting_friction();  // switched off or no obstacles left
   if (pair_springs) {
     d.diag_block.resize(ctx_, size_t(n));
     system_diagonal_blocks(ctx_, A, d.diag_block.data());
