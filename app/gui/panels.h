@@ -26,6 +26,10 @@ void draw_help_panel(App& app);
 /// The brush outline and the status line drawn over the 3D view.
 void draw_view_overlay(App& app);
 
+/// Width in pixels of the labels' column: the widest label the panels show (the
+/// active solver's parameter names included), so no label is cut at the edge.
+float label_column_width(const App& app);
+
 /// True for solver parameters shown in the Collisions panel rather than the Solver panel.
 bool is_collision_param(const std::string& name);
 

@@ -88,6 +88,14 @@ void param_widgets(App& app, bool collision) {
 
 }  // namespace
 
+float label_column_width(const App& app) {
+  float w = ImGui::CalcTextSize("brush radius px").x;
+  if (!app.world || !app.world->solver()) return w + ImGui::GetStyle().ItemInnerSpacing.x;
+  const ParamTable t = app.world->solver()->params();  // held: entries() refers into it
+  for (const ParamInfo& p : t.entries()) w = std::max(w, ImGui::CalcTextSize(p.name.c_str()).x);
+  return w + ImGui::GetStyle().ItemInnerSpacing.x;
+}
+
 bool is_collision_param(const std::string& name) {
   for (const char* k : {"collision", "thickness", "detector", "contact", "friction", "proximity", "ccd", "hash",
                         "sphere", "repulsion", "impact", "marble"})

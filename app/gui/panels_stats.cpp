@@ -145,8 +145,9 @@ void draw_panels(App& app) {
   draw_view_overlay(app);
   if (!app.show_ui) return;
   ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(360, 0), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(420, 0), ImGuiCond_FirstUseEver);
   ImGui::Begin("clothbox");
+  ImGui::PushItemWidth(-label_column_width(app));  // widgets take what the labels leave
   draw_scene_panel(app);
   draw_simulation_panel(app);
   draw_solver_panel(app);
@@ -157,6 +158,7 @@ void draw_panels(App& app) {
   if (!app.message.empty())
     ImGui::TextColored(app.message_is_error ? ImVec4(1.f, 0.4f, 0.35f, 1.f) : ImVec4(0.6f, 0.8f, 0.6f, 1.f), "%s",
                        app.message.c_str());
+  ImGui::PopItemWidth();
   ImGui::End();
   draw_help_panel(app);
 }
