@@ -87,6 +87,12 @@ SwitchRun switch_to_icloth(World& w, int frames) {
   SwitchRun r;
   r.start_pairs = w.stats().get("intersecting pairs");
   EXPECT_EQ(w.set_solver("icloth"), "");
+  // The tangled-start handling itself, without the takeover ease (the default
+  // caps the release's kinetic energy, IClothSolver::eased_step): these swings
+  // hand over strain near 9, and the ease releases it over more frames than
+  // the 6 measured here (RESULTS.md, twenty-fifth session). The ease's own
+  // promise: IClothTakeover.ATangledStateIsEasedNotThrown.
+  EXPECT_EQ(w.set_solver_param("ease_steps", "0"), "");
   auto prev = w.positions();
   for (int f = 0; f < frames; ++f) {
     w.step();
@@ -109,10 +115,10 @@ SwitchRun switch_to_icloth(World& w, int frames) {
     // 5 rigid rounds from a tangled start)
     EXPECT_LE(st.get("ccd rounds") + st.get("rigid rounds"), 4 * (20 + 20)) << "icloth frame " << f;
     std::printf("icloth frame %d: move %.4f m, pairs %.0f (start %.0f), rounds %.0f, rigid %.0f, fallbacks %.0f, "
-                "stalls %.0f, clamped %.0f, unresolved %.0f, reverted %.0f, excluded %.0f, cg %.0f, strain %.3f, %.1f ms\n",
+                "stalls %.0f, clamped %.0f, unresolved %.0f, reverted %.0f, excluded %.0f, cg %.0f, strain %.3f, %.3f J, %.1f ms\n",
                 f, m, st.get("intersecting pairs"), st.get("tangled pairs"), st.get("ccd rounds"),
                 st.get("rigid rounds"), st.get("fallbacks"), st.get("zone stalls"), st.get("clamped steps"), st.get("unresolved steps"), st.get("reverted steps"),
-                st.get("excluded features"), st.get("cg iterations"), st.max_strain, st.step_ms);
+                st.get("excluded features"), st.get("cg iterations"), st.max_strain, st.get("kinetic energy"), st.step_ms);
   }
   return r;
 }
