@@ -101,10 +101,11 @@ std::vector<std::pair<int, std::string>> parse_switches(const std::string& text,
 int cmd_run(int argc, char** argv) {
   Args args(argc, argv, 0, {"quiet"});
   args.allow_only({"scene", "solver", "backend", "frames", "dt", "substeps", "params", "export-obj", "every", "stats",
-                   "switch", "quiet"});
+                   "switch", "switch-params", "quiet"});
   auto world = make_world(args);
   const int frames = int(args.get_int("frames", 100, 0, 10000000));
   const std::vector<std::pair<int, std::string>> switches = parse_switches(args.get("switch"), frames);
+  if (args.has("switch-params") && switches.empty()) throw Error("--switch-params needs --switch");
   const int every = int(args.get_int("every", 1, 1, 1000000));
   const std::string dir = args.get("export-obj");
   if (!dir.empty()) {
@@ -124,6 +125,8 @@ int cmd_run(int argc, char** argv) {
     if (next_switch < switches.size() && switches[next_switch].first == f - 1) {
       const std::string err = world->set_solver(switches[next_switch++].second);
       if (!err.empty()) throw Error("--switch: " + err);
+      // the parameters of every solver switched to (--params: the first one's)
+      if (args.has("switch-params")) apply_params(*world, args.get("switch-params"), "--switch-params");
     }
     world->step();
     const FrameStats& s = world->stats();

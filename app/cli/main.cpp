@@ -12,7 +12,8 @@ using cb::cli::Command;
 
 const Command kCommands[] = {
     {"run", "run --scene FILE [--solver NAME] [--backend cpu|cuda|auto] [--frames N] [--dt S] [--substeps N]\n"
-            "        [--params k=v,k=v] [--export-obj DIR --every K] [--stats FILE.csv] [--switch FRAME:SOLVER,...] [--quiet]",
+            "        [--params k=v,k=v] [--export-obj DIR --every K] [--stats FILE.csv] [--switch FRAME:SOLVER,...]\n"
+            "        [--switch-params k=v,k=v] [--quiet]",
      cb::cli::cmd_run},
     {"info", "info --scene FILE   vertex/triangle/edge counts, colours, memory", cb::cli::cmd_info},
     {"bench", "bench --scene FILE [--solver NAME] [--backend B] [--frames N] [--warmup N]\n"

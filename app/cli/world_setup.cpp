@@ -11,16 +11,16 @@ SceneSpec load_scene_or_obj(const std::string& path) {
   return obj ? scene_from_obj(path) : load_scene(path);
 }
 
-static void apply_params(World& w, const std::string& list) {
+void apply_params(World& w, const std::string& list, const std::string& option) {
   size_t pos = 0;
   while (pos < list.size()) {
     size_t comma = list.find(',', pos);
     std::string kv = list.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
     pos = comma == std::string::npos ? list.size() : comma + 1;
     size_t eq = kv.find('=');
-    if (eq == std::string::npos) throw Error("--params expects name=value pairs, got '" + kv + "'");
+    if (eq == std::string::npos) throw Error(option + " expects name=value pairs, got '" + kv + "'");
     std::string err = w.set_solver_param(kv.substr(0, eq), kv.substr(eq + 1));
-    if (!err.empty()) throw Error("--params: " + err);
+    if (!err.empty()) throw Error(option + ": " + err);
   }
 }
 
@@ -41,7 +41,7 @@ std::unique_ptr<World> make_world(const Args& args) {
   s.substeps = int(args.get_int("substeps", s.substeps, 1, 1000));
   std::string err = world->set_settings(s);
   if (!err.empty()) throw Error(err);
-  if (args.has("params")) apply_params(*world, args.get("params"));
+  if (args.has("params")) apply_params(*world, args.get("params"), "--params");
   return world;
 }
 

@@ -150,6 +150,27 @@ TEST(Cli, RunSwitchesSolverAtTheGivenFrame) {
   }
 }
 
+// --switch-params sets the parameters of the solver switched to: pbd's settle off
+TEST(Cli, RunSwitchParamsSetTheNewSolversParameters) {
+  const std::string csv = testing::TempDir() + "/cli_stats_switch_params.csv";
+  std::string out;
+  int rc = test::run_command(std::string(CLOTHBOX_CLI) + " run --backend cpu --frames 4 --quiet --solver verlet" +
+                                 " --switch 3:pbd --switch-params settle_passes=0 --stats " + csv + " --scene " +
+                                 test::source_path("scenes/hanging_sheet.json"),
+                             &out);
+  ASSERT_EQ(rc, 0) << out;
+  std::ifstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  const std::vector<std::string> header = csv_fields(line);
+  const size_t settle = size_t(std::find(header.begin(), header.end(), "pbd settle passes") - header.begin());
+  ASSERT_LT(settle, header.size()) << line;
+  std::vector<std::string> row;
+  while (std::getline(in, line)) row = csv_fields(line);
+  ASSERT_EQ(row.size(), header.size());
+  EXPECT_EQ(row[settle], "0");  // frame 4, pbd's first: no pass ran
+}
+
 TEST(Cli, BadInputGivesAClearMessageAndExitCode2) {
   struct Case {
     std::string args, message;
@@ -169,6 +190,14 @@ TEST(Cli, BadInputGivesAClearMessageAndExitCode2) {
        "--switch: frame 12 is outside the run's frames [0, 10)"},
       {"run --scene " + test::source_path("scenes/hanging_sheet.json") + " --frames 10 --switch 5:pbd,3:verlet",
        "--switch: the frames must increase"},
+      {"run --scene " + test::source_path("scenes/hanging_sheet.json") + " --frames 10 --switch-params a=1",
+       "--switch-params needs --switch"},
+      {"run --scene " + test::source_path("scenes/hanging_sheet.json") +
+           " --frames 10 --switch 5:pbd --switch-params bogus=1",
+       "--switch-params: "},
+      {"run --scene " + test::source_path("scenes/hanging_sheet.json") +
+           " --frames 10 --switch 5:pbd --switch-params settle_passes",
+       "--switch-params expects name=value pairs"},
       {"frobnicate", "unknown command 'frobnicate'"},
       {"run --bogus 1", "unknown option --bogus"},
   };

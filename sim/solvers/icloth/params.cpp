@@ -58,8 +58,8 @@ ParamTable IClothParams::to_table() const {
               "the zones' membrane pulls back edges beyond this strain over their free length");
   t.add_bool("untangle", untangle, "push triangle pairs that start a step intersecting apart (untangle.h)");
   t.add_bool("incremental_ccd", incremental_ccd, "re-check only T_d-T_s and T_d-T_d pairs (Algorithm 1)");
-  t.add_int("ease_steps", ease_steps, 0, 10000,
-            "most steps whose kinetic energy gain is capped after a tangled takeover (0 = off)");
+  t.add_int("ease_frames", ease_frames, 0, 10000,
+            "most frames whose kinetic energy gain is capped after taking over a state (0 = off)");
   t.add_bool("count_intersections", count_intersections, "count intersecting triangle pairs after each frame");
   t.add_int("settle_passes", settle_passes, 0, 1000,
             "most implicit passes from rest that settle a state taken over from another solver (0 = off)");
@@ -106,7 +106,7 @@ std::string IClothParams::from_table(const ParamTable& t, IClothParams* out) {
   p.incremental_ccd = t.get_bool("incremental_ccd");
   p.count_intersections = t.get_bool("count_intersections");
   p.settle_passes = t.get_int("settle_passes");
-  p.ease_steps = t.get_int("ease_steps");
+  p.ease_frames = t.get_int("ease_frames");
   std::string err = p.validate();
   if (err.empty()) *out = p;
   return err;

@@ -103,12 +103,12 @@ struct IClothParams {
   /// the handed kinetic energy plus gravity's kinetic energy over a step, or
   /// after a frame's worth of CCD and rigid rounds. 0 = off.
   int settle_passes = 32;
-  /// Most implicit steps of the takeover ease (IClothSolver::ease): a state
-  /// taken over tangled is not settled; instead, from its first step on, the
-  /// kinetic energy a step ends with is capped at what it started with plus
-  /// gravity's gain over the step, until a frame needs no cap or after this many
-  /// steps. 0 = off.
-  int ease_steps = 120;
+  /// Most frames of the takeover ease (IClothSolver::eased_step): from the first
+  /// step of a state taken over at time > 0 (after the settle, or instead of it
+  /// when the start is tangled), the kinetic energy a step ends with is capped at
+  /// what it started with plus gravity's gain over the step, until a frame needs
+  /// no cap or after this many frames. 0 = off.
+  int ease_frames = 30;
   /// run the penetration counter after every frame (stat "intersecting pairs");
   /// off by default: World already counts after every frame
   bool count_intersections = false;

@@ -103,7 +103,7 @@ struct IClothSolver::Impl {
   bool settled = false;                  ///< the takeover settle is decided (settle)
   DeviceBuffer<Vec3f> settle_v;          ///< (n) m/s, the handed velocities kept over the settle
   DeviceBuffer<float> energy_scratch;    ///< (n) kinetic_energy's
-  int ease_left = 0;                     ///< steps the takeover ease may still cap (eased_step)
+  int ease_left = 0;                     ///< frames the takeover ease may still cap (eased_step)
   std::vector<float> h_mass, h_thickness;
   double cloth_mass = 0;  ///< kg, all vertices
   DeviceBuffer<uint32_t> tri_piece;
@@ -229,7 +229,7 @@ void IClothSolver::step(const StepInputs& in, SimState& state) {
       ScopedStage s(in.timer, "settle");
       in.stats.set("settle passes", settle(in, state, h, substeps));
     }
-    if (in.time > 0 && !in.start_clean) impl_->ease_left = params_.ease_steps;
+    if (in.time > 0) impl_->ease_left = params_.ease_frames;
   }
   bool capped = false;
   for (int s = 0; s < substeps; ++s) {
@@ -240,7 +240,7 @@ void IClothSolver::step(const StepInputs& in, SimState& state) {
     else
       step_once(in, state, h, t, tau0, tau1);
   }
-  if (!capped) impl_->ease_left = 0;  // a whole frame without a cap ends the ease
+  if (impl_->ease_left > 0) impl_->ease_left = capped ? impl_->ease_left - 1 : 0;  // a frame without a cap ends it
   if (params_.count_intersections) {
     ScopedStage s(in.timer, "penetration check");
     const Impl& d = *impl_;
@@ -299,29 +299,23 @@ int IClothSolver::settle(const StepInputs& in, SimState& state, float h, int sub
   return pass;
 }
 
-// The takeover ease, for a state handed over tangled (which settle() skips: its
-// passes would each run the tangled-start handling). The other solver's strain
-// is released by the steps themselves, but no step may end with more kinetic
-// energy than it started with plus what gravity can add over it: per vertex
-// |v + h g| <= |v| + h |g|, so by Cauchy-Schwarz the step's end has at most
-// (sqrt(E0) + sqrt(1/2 M (h g)^2))^2 (J). A step above that has its velocities
-// scaled down to it: the strain relaxes through positions, as in the settle's
-// passes, over a few real steps with the full collision handling. The ease ends
-// after a frame whose steps needed no cap, or after ease_steps steps. The Verlet
-// fold scene switched at frame 60: 0.027 J before, 7.9 J after one frame without
-// the ease (RESULTS.md, twenty-fifth session).
+// The takeover ease. What the settle leaves (a state handed over tangled is not
+// settled at all: each pass would run the tangled-start handling) the steps
+// release: no step may end with more kinetic energy than it started with plus
+// what gravity can add over it (gravity_energy_bound). A step above that has its
+// velocities scaled down to it (cap_kinetic_energy); its positions are kept, so
+// the other model's strain relaxes through positions, as in the settle's passes,
+// over a few real steps with the full collision handling. The ease ends after a
+// frame whose steps needed no cap, or after ease_frames frames. The Verlet fold
+// scene switched at frame 60 (tangled): 0.027 J before, 7.9 J after one frame
+// without the ease, 0.079 J at most with it (RESULTS.md, twenty-fifth session).
 bool IClothSolver::eased_step(const StepInputs& in, SimState& state, float h, double t, float tau0, float tau1) {
   Impl& d = *impl_;
   const int n = int(state.size());
   const double e0 = kinetic_energy(ctx_, d.mass.data(), state.v.data(), n, d.energy_scratch);
   step_once(in, state, h, t, tau0, tau1);
-  --d.ease_left;
-  const double g_step = double(h) * double(length(in.env.gravity));
-  const double gain = std::sqrt(e0) + std::sqrt(0.5 * d.cloth_mass * g_step * g_step);
-  const double allowed = gain * gain;
-  const double e1 = kinetic_energy(ctx_, d.mass.data(), state.v.data(), n, d.energy_scratch);
-  if (!(e1 > allowed)) return false;
-  scale_velocities(ctx_, state.v.data(), n, float(std::sqrt(allowed / e1)));
+  const double bound = gravity_energy_bound(e0, d.cloth_mass, h, in.env.gravity);
+  if (!cap_kinetic_energy(ctx_, d.mass.data(), state.v.data(), n, bound, d.energy_scratch)) return false;
   in.stats.set("eased steps", in.stats.get("eased steps", 0) + 1);
   return true;
 }

@@ -56,10 +56,6 @@ void commit_positions(const Context& ctx, Vec3f* x, Vec3f* v, const Vec3f* x_new
   });
 }
 
-void scale_velocities(const Context& ctx, Vec3f* v, int n, float s) {
-  parallel_for(ctx, n, [=] CB_HD(int i) { v[i] = v[i] * s; });
-}
-
 float max_speed(const Context& ctx, const Vec3f* v, int n, float* scratch) {
   parallel_for(ctx, n, [=] CB_HD(int i) { scratch[i] = length(v[i]); });
   return n > 0 ? reduce_max(ctx, scratch, size_t(n)) : 0.f;

@@ -29,9 +29,6 @@ void predict_positions(const Context& ctx, const Vec3f* x, Vec3f* v, const float
 /// v = (x_new - x) / h, then x = x_new, for free vertices.
 void commit_positions(const Context& ctx, Vec3f* x, Vec3f* v, const Vec3f* x_new, const float* w, int n, float h);
 
-/// v *= s for every vertex.
-void scale_velocities(const Context& ctx, Vec3f* v, int n, float s);
-
 /// max_i |v[i]| (m/s); scratch: (n).
 float max_speed(const Context& ctx, const Vec3f* v, int n, float* scratch);
 

@@ -13,6 +13,7 @@ std::string PbdParams::validate() const {
   if (!(shear_compliance >= 0.f) || !std::isfinite(shear_compliance)) return "shear_compliance must be >= 0 (m/N)";
   if (!(bend_compliance >= 0.f) || !std::isfinite(bend_compliance)) return "bend_compliance must be >= 0 (1/(N m))";
   if (settle_passes < 0 || settle_passes > 100000) return "settle_passes must be in [0, 100000]";
+  if (ease_frames < 0 || ease_frames > 10000) return "ease_frames must be in [0, 10000]";
   if (!(self_radius >= 0.f) || !std::isfinite(self_radius)) return "self_radius must be >= 0 (m)";
   return "";
 }
@@ -33,6 +34,8 @@ ParamTable PbdParams::to_table() const {
   t.add_bool("measure_residual", measure_residual, "report the constraint residual (stats 'pbd residual')");
   t.add_int("settle_passes", settle_passes, 0, 100000,
             "most projection passes without velocity on taking over a state (0 = off)");
+  t.add_int("ease_frames", ease_frames, 0, 10000,
+            "most frames whose kinetic energy gain is capped after taking over a state (0 = off)");
   return t;
 }
 
@@ -52,6 +55,7 @@ PbdParams PbdParams::from_table(const ParamTable& t) {
   p.self_radius = float(num("self_radius", p.self_radius));
   p.measure_residual = num("measure_residual", p.measure_residual) != 0;
   p.settle_passes = int(num("settle_passes", p.settle_passes));
+  p.ease_frames = int(num("ease_frames", p.ease_frames));
   return p;
 }
 

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "sim/scene/scene.h"
 #include "sim/world.h"
@@ -20,11 +22,15 @@ struct Takeover {
   double intersecting = 0;  ///< the most intersecting pairs after a frame of the second solver
 };
 
-/// `from` for `before` frames, then `to` for `after` frames; settle_passes >= 0
-/// sets that parameter of `to` (its statistic: settle_stat).
+using Params = std::vector<std::pair<std::string, std::string>>;
+
+/// `from` for `before` frames, then `to` for `after` frames with `params` set on
+/// it (its settle's statistic: settle_stat); the scene: the shipped hanging sheet,
+/// or another scene file.
 inline Takeover run_takeover(const Context& ctx, const std::string& from, const std::string& to, int before,
-                             int after, const std::string& settle_stat, int settle_passes = -1) {
-  World w(ctx, load_scene(source_path("scenes/hanging_sheet.json")));
+                             int after, const std::string& settle_stat, const Params& params = {},
+                             const std::string& scene = source_path("scenes/hanging_sheet.json")) {
+  World w(ctx, load_scene(scene));
   Takeover r;
   EXPECT_EQ(w.set_solver(from), "");
   for (int f = 0; f < before; ++f) {
@@ -35,7 +41,7 @@ inline Takeover run_takeover(const Context& ctx, const std::string& from, const 
   const std::vector<Vec3f> x = w.positions();
   for (uint32_t v : w.pinned_vertices()) pins = std::max(pins, x[v].y);
   EXPECT_EQ(w.set_solver(to), "");
-  if (settle_passes >= 0) EXPECT_EQ(w.set_solver_param("settle_passes", std::to_string(settle_passes)), "");
+  for (const auto& p : params) EXPECT_EQ(w.set_solver_param(p.first, p.second), "");
   for (int f = 0; f < after; ++f) {
     w.step();
     EXPECT_FALSE(w.stats().has_nan) << to << " frame " << f;

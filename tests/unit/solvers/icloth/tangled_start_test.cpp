@@ -92,7 +92,7 @@ SwitchRun switch_to_icloth(World& w, int frames) {
   // hand over strain near 9, and the ease releases it over more frames than
   // the 6 measured here (RESULTS.md, twenty-fifth session). The ease's own
   // promise: IClothTakeover.ATangledStateIsEasedNotThrown.
-  EXPECT_EQ(w.set_solver_param("ease_steps", "0"), "");
+  EXPECT_EQ(w.set_solver_param("ease_frames", "0"), "");
   auto prev = w.positions();
   for (int f = 0; f < frames; ++f) {
     w.step();
