@@ -73,16 +73,32 @@ bool param_widget(const ParamInfo& p, double* out) {
   return changed;
 }
 
+// the panel's parameters (the collision ones or the others), each section
+// (ParamInfo::group) under a collapsible node, the first one open
 void param_widgets(App& app, bool collision) {
   if (!app.world->solver()) return;
   ParamTable t = app.world->solver()->params();
   int shown = 0;
+  std::string group;
+  bool open = true, in_node = false, first_node = true;
   for (const ParamInfo& p : t.entries()) {
     if (is_collision_param(p.name) != collision) continue;
     ++shown;
+    if (p.group != group) {
+      if (in_node) ImGui::TreePop();
+      group = p.group;
+      open = true;
+      in_node = false;
+      if (!group.empty()) {
+        open = in_node = ImGui::TreeNodeEx(group.c_str(), first_node ? ImGuiTreeNodeFlags_DefaultOpen : 0);
+        first_node = false;
+      }
+    }
     double v = 0;
-    if (param_widget(p, &v)) send(app, {{"type", "set_param"}, {"name", p.name}, {"value", value_text(p, v)}});
+    if (open && param_widget(p, &v))
+      send(app, {{"type", "set_param"}, {"name", p.name}, {"value", value_text(p, v)}});
   }
+  if (in_node) ImGui::TreePop();
   if (shown == 0) ImGui::TextDisabled(collision ? "(this solver has no collision parameters)" : "(no parameters)");
 }
 

@@ -19,6 +19,7 @@ ParamTable& ParamTable::add_float(const std::string& name, double value, double 
   p.unit = unit;
   p.help = help;
   p.log_scale = log_scale;
+  p.group = group_;
   entries_.push_back(p);
   return *this;
 }

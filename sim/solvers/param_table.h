@@ -19,6 +19,7 @@ struct ParamInfo {
   std::vector<std::string> choices;  ///< Choice names
   std::string unit;   ///< "s", "m", "N/m", ...
   std::string help;   ///< one line for the UI tooltip
+  std::string group;  ///< UI section the entry is listed under ("": before any section)
 };
 
 class ParamTable {
@@ -28,6 +29,12 @@ class ParamTable {
   ParamTable& add_int(const std::string& name, int value, int min, int max, const std::string& help);
   ParamTable& add_bool(const std::string& name, bool value, const std::string& help);
   ParamTable& add_choice(const std::string& name, int value, std::vector<std::string> choices, const std::string& help);
+  /// The entries added from now on are listed under UI section `name` (the
+  /// solver panels draw one collapsible node per section, the first one open).
+  ParamTable& group(const std::string& name) {
+    group_ = name;
+    return *this;
+  }
 
   const std::vector<ParamInfo>& entries() const { return entries_; }
   std::vector<ParamInfo>& entries() { return entries_; }
@@ -47,6 +54,7 @@ class ParamTable {
 
  private:
   std::vector<ParamInfo> entries_;
+  std::string group_;  ///< the section of the entries being added
   ParamInfo* find_mut(const std::string& name);
 };
 

@@ -13,6 +13,7 @@ std::string IClothParams::validate() const {
 
 ParamTable IClothParams::to_table() const {
   ParamTable t;
+  t.group("implicit solve");
   t.add_int("substeps", substeps, 0, 100, "implicit steps per frame (0 = the scene's substeps)");
   t.add_int("cg_max_iterations", cg_max_iterations, 1, 10000, "PCG iteration cap of a step's solve");
   t.add_int("spring_rounds", spring_rounds, 0, 100,
@@ -28,15 +29,18 @@ ParamTable IClothParams::to_table() const {
   t.add_int("newton_iterations", newton_iterations, 0, 100,
             "further Newton iterations of a step that stretches an edge by newton_strain (0 = off)");
   t.add_float("newton_strain", newton_strain, 0, 100, "", "growth of an edge's strain over a step that relinearises it");
+  t.group("material and mouse");
   t.add_float("weft_ratio", weft_ratio, 0.01, 100, "", "weft / warp stretch stiffness", true);
   t.add_float("stiffness_damping", stiffness_damping, 0, 1, "s", "Rayleigh damping beta (force -beta K v)");
   t.add_float("grab_stiffness", grab_stiffness, 0, 1e6, "N/m", "spring of the mouse grab", true);
+  t.group("obstacle contacts");
   t.add_int("obstacle_passes", obstacle_passes, 1, 8, "passes of the analytic-obstacle velocity filter");
   t.add_float("obstacle_stiffness", obstacle_stiffness, 0, 1e6, "",
               "resting obstacle contacts in the solve (x the vertex's diagonal; 0 = off)");
+  t.group("cloth-cloth contacts");
+  t.add_bool("self_collision", self_collision, "cloth-cloth proximity and CCD");
   t.add_float("proximity_stiffness", proximity_stiffness, 0, 1e6, "",
               "closing cloth-cloth pairs as springs with friction in the solve (x their diagonal; 0 = off)");
-  t.add_bool("self_collision", self_collision, "cloth-cloth proximity and CCD");
   t.add_float("thickness", thickness, 0, 0.1, "m", "collision thickness (0 = the materials')");
   t.add_bool("repulsion", repulsion, "cloth-cloth proximity repulsion and friction (velocity filter)");
   t.add_float("repulsion_scale", repulsion_scale, 0.1, 10, "", "proximity distance / thickness");
@@ -45,6 +49,7 @@ ParamTable IClothParams::to_table() const {
               "pairs this many thicknesses beyond the proximity distance get springs that let them close to it");
   t.add_int("repulsion_passes", repulsion_passes, 1, 64, "Jacobi passes of the repulsion filter");
   t.add_bool("repulsion_rest_limit", repulsion_rest_limit, "pairs close at rest repel only below 0.9 x that distance");
+  t.group("impact zones (Sec. 4) and fallbacks");
   t.add_int("zone_iterations", zone_iterations, 1, 10000, "max iterations of the impact-zone solver");
   t.add_float("zone_mu", zone_mu, 1, 1e8, "", "augmented-Lagrangian penalty mu (Eq. 5-6)", true);
   t.add_float("chebyshev_rho", chebyshev_rho, 0, 0.99999, "", "Chebyshev spectral radius (0 = off)");
@@ -58,11 +63,13 @@ ParamTable IClothParams::to_table() const {
               "the zones' membrane pulls back edges beyond this strain over their free length");
   t.add_bool("untangle", untangle, "push triangle pairs that start a step intersecting apart (untangle.h)");
   t.add_bool("incremental_ccd", incremental_ccd, "re-check only T_d-T_s and T_d-T_d pairs (Algorithm 1)");
-  t.add_int("ease_frames", ease_frames, 0, 10000,
-            "most frames whose kinetic energy gain is capped after taking over a state (0 = off)");
-  t.add_bool("count_intersections", count_intersections, "count intersecting triangle pairs after each frame");
+  t.group("taking over another solver's state");
   t.add_int("settle_passes", settle_passes, 0, 1000,
             "most implicit passes from rest that settle a state taken over from another solver (0 = off)");
+  t.add_int("ease_frames", ease_frames, 0, 10000,
+            "most frames whose kinetic energy gain is capped after taking over a state (0 = off)");
+  t.group("diagnostics");
+  t.add_bool("count_intersections", count_intersections, "count intersecting triangle pairs after each frame");
   return t;
 }
 

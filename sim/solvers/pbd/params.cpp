@@ -20,18 +20,23 @@ std::string PbdParams::validate() const {
 
 ParamTable PbdParams::to_table() const {
   ParamTable t;
+  t.group("solver");
   t.add_int("iterations", iterations, 1, 1000, "constraint iterations per substep");
   t.add_int("substeps", substeps, 0, 1000, "substeps per frame (0 = the Simulation panel's)");
   t.add_choice("mode", int(mode), {"gauss-seidel", "jacobi"}, "coloured parallel Gauss-Seidel, or Jacobi with averaging");
   t.add_float("jacobi_omega", jacobi_omega, 0.05, 2.0, "", "Jacobi over-relaxation of the averaged corrections");
   t.add_float("sor", sor, 0.05, 1.95, "", "Gauss-Seidel successive over-relaxation (1 = plain)");
+  t.group("material");
   t.add_float("stretch_compliance", stretch_compliance, 0.0, 1.0, "m/N", "1 / membrane stretch stiffness (0 = rigid)", true);
   t.add_float("shear_compliance", shear_compliance, 0.0, 1.0, "m/N", "1 / shear stiffness of quad-grid diagonals", true);
   t.add_float("bend_compliance", bend_compliance, 0.0, 1e12, "1/(N m)", "1 / bending stiffness B (isometric bending)", true);
   t.add_bool("bending", bending, "bending constraints on/off");
+  t.group("self-collision");
   t.add_bool("self_collision", self_collision, "particle-particle self-collision");
   t.add_float("self_radius", self_radius, 0.0, 0.1, "m", "self-collision particle radius (0 = max(thickness/2, 0.3 x mean edge))");
+  t.group("diagnostics");
   t.add_bool("measure_residual", measure_residual, "report the constraint residual (stats 'pbd residual')");
+  t.group("taking over another solver's state");
   t.add_int("settle_passes", settle_passes, 0, 100000,
             "most projection passes without velocity on taking over a state (0 = off)");
   t.add_int("ease_frames", ease_frames, 0, 10000,

@@ -6,6 +6,7 @@ namespace cb {
 
 ParamTable VerletParams::to_table() const {
   ParamTable t;
+  t.group("springs and integration");
   t.add_int("substeps", substeps, 0, 1000, "sub-steps per frame (0 = the scene's)");
   t.add_float("stretch_scale", stretch_scale, 0, 100, "", "multiplier of the material stretch stiffness", true);
   t.add_float("shear_scale", shear_scale, 0, 100, "", "multiplier of the material shear stiffness", true);
@@ -16,6 +17,7 @@ ParamTable VerletParams::to_table() const {
   t.add_float("max_stretch", max_stretch, 0, 10, "", "strain limit of structural/shear springs (0.1 = 10 %)");
   t.add_int("strain_iterations", strain_iterations, 0, 100, "strain-limiting Jacobi iterations per sub-step");
   t.add_bool("long_range", long_range, "long-range attachments: tether vertices to their nearest pin");
+  t.group("virtual spheres (Zheng 2021)");
   t.add_float("radius_scale", radius_scale, 0.1, 2, "", "virtual sphere radius / half the rest length");
   t.add_choice("store", int(store), {"hash", "dense", "all-pairs"},
                "sphere store: sorted hash grid, the thesis's dense grid, or the all-pairs baseline");
