@@ -4,6 +4,10 @@
 
 #include <omp.h>
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include "sim/scene/scene.h"
 #include "sim/solvers/testing/gravity_solver.h"
 #include "sim/world.h"
@@ -160,6 +164,26 @@ TEST(World, SolverParametersComeBackAfterASwitch) {
   ASSERT_EQ(w.set_solver(second), "");
   ASSERT_EQ(w.set_solver(first), "");
   EXPECT_EQ(w.solver()->params().get(p.name), changed) << p.name;
+}
+
+// Every registered solver lists each of its parameters under a named section of
+// the Solver panel, and a section's entries are contiguous (the panel opens one
+// node per run of a section).
+TEST(World, EverySolverParameterHasASectionAndSectionsAreContiguous) {
+  for (const SolverEntry& e : solver_registry()) {
+    World w(Context{}, test::grid_scene(4, 4, 1.f, 1.f, 1.f));
+    ASSERT_EQ(w.set_solver(e.name), "");
+    const ParamTable t = w.solver()->params();
+    std::vector<std::string> seen;
+    for (const ParamInfo& p : t.entries()) {
+      EXPECT_FALSE(p.group.empty()) << e.name << ": " << p.name;
+      if (seen.empty() || seen.back() != p.group) {
+        EXPECT_EQ(std::find(seen.begin(), seen.end(), p.group), seen.end())
+            << e.name << ": section '" << p.group << "' is split at " << p.name;
+        seen.push_back(p.group);
+      }
+    }
+  }
 }
 
 }  // namespace
