@@ -103,7 +103,7 @@ struct IClothParams {
   /// the handed kinetic energy plus gravity's kinetic energy over a step, or
   /// after a frame's worth of CCD and rigid rounds. 0 = off.
   int settle_passes = 32;
-  /// Most frames of the takeover ease (IClothSolver::eased_step): from the first
+  /// Most frames of the takeover ease (sim/model/takeover_ease.h): from the first
   /// step of a state taken over at time > 0 (after the settle, or instead of it
   /// when the start is tangled), the kinetic energy a step ends with is capped at
   /// what it started with plus gravity's gain over the step, until a frame needs

@@ -8,6 +8,7 @@
 #include "sim/collision/penetration.h"
 #include "sim/model/edge_strain.h"
 #include "sim/model/kinetic_energy.h"
+#include "sim/model/takeover_ease.h"
 #include "sim/solvers/icloth/cg.h"
 #include "sim/solvers/icloth/collision_handler.h"
 #include "sim/solvers/icloth/obstacle_kernels.h"
@@ -103,7 +104,7 @@ struct IClothSolver::Impl {
   bool settled = false;                  ///< the takeover settle is decided (settle)
   DeviceBuffer<Vec3f> settle_v;          ///< (n) m/s, the handed velocities kept over the settle
   DeviceBuffer<float> energy_scratch;    ///< (n) kinetic_energy's
-  int ease_left = 0;                     ///< frames the takeover ease may still cap (eased_step)
+  TakeoverEase ease;                     ///< after a takeover (takeover_ease.h)
   std::vector<float> h_mass, h_thickness;
   double cloth_mass = 0;  ///< kg, all vertices
   DeviceBuffer<uint32_t> tri_piece;
@@ -204,7 +205,8 @@ size_t IClothSolver::device_bytes() const {
          d.speed.bytes() + d.K.bytes() + d.f.bytes() * 4 + d.cg.bytes() + d.contacts.bytes() + d.resting.bytes() +
          d.resting_k.bytes() + d.stuck.bytes() + d.carried.bytes() + d.changed.bytes() + d.diag_block.bytes() +
          d.mesh_prox.device_bytes() + d.friction.bytes() + d.repulsion.device_bytes() + d.mg.device_bytes() +
-         d.edges.bytes() + d.edge_rest.bytes() + d.edge_scratch.bytes() + d.newton_b0.bytes() * 5;
+         d.edges.bytes() + d.edge_rest.bytes() + d.edge_scratch.bytes() + d.newton_b0.bytes() * 5 +
+         d.settle_v.bytes() + d.energy_scratch.bytes() + d.ease.bytes();
 }
 
 void IClothSolver::step(const StepInputs& in, SimState& state) {
@@ -229,18 +231,19 @@ void IClothSolver::step(const StepInputs& in, SimState& state) {
       ScopedStage s(in.timer, "settle");
       in.stats.set("settle passes", settle(in, state, h, substeps));
     }
-    if (in.time > 0) impl_->ease_left = params_.ease_frames;
+    if (in.time > 0) impl_->ease.begin(params_.ease_frames);  // also when the settle is skipped (tangled)
   }
-  bool capped = false;
+  Impl& d = *impl_;
   for (int s = 0; s < substeps; ++s) {
     const double t = in.time + double(s) * h;
     const float tau0 = float(s) / float(substeps), tau1 = float(s + 1) / float(substeps);
-    if (impl_->ease_left > 0)
-      capped = eased_step(in, state, h, t, tau0, tau1) || capped;
-    else
-      step_once(in, state, h, t, tau0, tau1);
+    const auto one_step = [&] { step_once(in, state, h, t, tau0, tau1); };
+    if (!d.ease.active())
+      one_step();
+    else if (d.ease.run(ctx_, d.mass.data(), d.cloth_mass, state.v.data(), int(state.size()), h, in.env.gravity, one_step))
+      in.stats.set("eased steps", in.stats.get("eased steps", 0) + 1);
   }
-  if (impl_->ease_left > 0) impl_->ease_left = capped ? impl_->ease_left - 1 : 0;  // a frame without a cap ends it
+  d.ease.end_frame();
   if (params_.count_intersections) {
     ScopedStage s(in.timer, "penetration check");
     const Impl& d = *impl_;
@@ -297,27 +300,6 @@ int IClothSolver::settle(const StepInputs& in, SimState& state, float h, int sub
   state.v.copy_from(d.settle_v);
   d.forget_resting_friction();
   return pass;
-}
-
-// The takeover ease. What the settle leaves (a state handed over tangled is not
-// settled at all: each pass would run the tangled-start handling) the steps
-// release: no step may end with more kinetic energy than it started with plus
-// what gravity can add over it (gravity_energy_bound). A step above that has its
-// velocities scaled down to it (cap_kinetic_energy); its positions are kept, so
-// the other model's strain relaxes through positions, as in the settle's passes,
-// over a few real steps with the full collision handling. The ease ends after a
-// frame whose steps needed no cap, or after ease_frames frames. The Verlet fold
-// scene switched at frame 60 (tangled): 0.027 J before, 7.9 J after one frame
-// without the ease, 0.079 J at most with it (RESULTS.md, twenty-fifth session).
-bool IClothSolver::eased_step(const StepInputs& in, SimState& state, float h, double t, float tau0, float tau1) {
-  Impl& d = *impl_;
-  const int n = int(state.size());
-  const double e0 = kinetic_energy(ctx_, d.mass.data(), state.v.data(), n, d.energy_scratch);
-  step_once(in, state, h, t, tau0, tau1);
-  const double bound = gravity_energy_bound(e0, d.cloth_mass, h, in.env.gravity);
-  if (!cap_kinetic_energy(ctx_, d.mass.data(), state.v.data(), n, bound, d.energy_scratch)) return false;
-  in.stats.set("eased steps", in.stats.get("eased steps", 0) + 1);
-  return true;
 }
 
 namespace {

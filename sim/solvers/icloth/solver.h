@@ -48,7 +48,6 @@ class IClothSolver : public Solver {
   void rebuild_rest();
   void step_once(const StepInputs& in, SimState& state, float h, double t, float tau0, float tau1);
   int settle(const StepInputs& in, SimState& state, float h, int substeps);
-  bool eased_step(const StepInputs& in, SimState& state, float h, double t, float tau0, float tau1);
   SystemView system_view(const StepInputs& in, const SimState& state, float h) const;
   void newton_iterations(const StepInputs& in, SimState& state, const SystemView& A, double cg_scale);
   bool add_contact_springs(const StepInputs& in, const SimState& state, bool use_repulsion, SystemView& A);

@@ -41,7 +41,7 @@ struct PbdParams {
   /// kSettleSpeed; 0 = off (the correction then becomes velocity in the first
   /// substeps, as plain XPBD would do)
   int settle_passes = 2000;
-  /// Most frames of the takeover ease (PbdSolver::eased_substep): from the first
+  /// Most frames of the takeover ease (sim/model/takeover_ease.h): from the first
   /// substep of a state taken over at time > 0, after the settle, a substep may end
   /// with no more kinetic energy than it started with plus gravity's gain over it
   /// (the velocities are scaled down to that), until a frame needs no cap or after

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "sim/core/error.h"
-#include "sim/model/kinetic_energy.h"
+#include "sim/model/takeover_ease.h"
 
 namespace cb {
 namespace {
@@ -43,7 +43,7 @@ constexpr float kSettleSpeed = 0.05f;
 // vertex-passes: the settle's work at most, the shipped hanging sheet's full
 // settle (2,000 passes of 1,600 vertices, 0.85 s on the 2-core CPU). A larger mesh
 // gets proportionally fewer passes (a 25,600-vertex sheet took 4.6 s for its 921)
-// and the takeover ease (eased_substep) releases what they leave without a jump
+// and the takeover ease (takeover_ease.h) releases what they leave without a jump
 constexpr double kSettleWork = 3.2e6;
 
 }  // namespace
@@ -75,7 +75,7 @@ std::string PbdSolver::set_typed_params(const PbdParams& p) {
 size_t PbdSolver::device_bytes() const {
   return cs_.bytes() + x0_.bytes() + dx_.bytes() + edge_corr_.bytes() + bend_corr_.bytes() + bend_lambda_.bytes() +
          edge_lambda_.bytes() + scratch_.bytes() + contact_.bytes() + mesh_contacts_.bytes() + shapes_sub_.bytes() +
-         proximity_.device_bytes() + hash_.device_bytes() + rest_.bytes();
+         proximity_.device_bytes() + hash_.device_bytes() + rest_.bytes() + mass_.bytes() + ease_.bytes();
 }
 
 pbd::PbdView PbdSolver::view(SimState& s) {
@@ -133,16 +133,16 @@ void PbdSolver::step(const StepInputs& in, SimState& state) {
     ScopedStage s(in.timer, "pbd settle");
     in.stats.set("pbd settle passes", settle(in, v, h));
     settled_ = true;
-    if (in.time > 0) ease_left_ = params_.ease_frames;
+    if (in.time > 0) ease_.begin(params_.ease_frames);
   }
-  bool capped = false;
   for (int k = 0; k < n; ++k) {
-    if (ease_left_ > 0)
-      capped = eased_substep(in, v, k, n, h) || capped;
-    else
-      substep(in, v, k, n, h);
+    const auto one_substep = [&] { substep(in, v, k, n, h); };
+    if (!ease_.active())
+      one_substep();
+    else if (ease_.run(ctx_, mass_.data(), cloth_mass_, v.v, v.nverts, h, in.env.gravity, one_substep))
+      in.stats.set("pbd eased substeps", in.stats.get("pbd eased substeps", 0) + 1);
   }
-  if (ease_left_ > 0) ease_left_ = capped ? ease_left_ - 1 : 0;  // a frame without a cap ends the ease
+  ease_.end_frame();
   in.stats.set("pbd substeps", n);
   in.stats.set("pbd iterations", params_.iterations);
   in.stats.set("pbd colours", num_edge_colors() + (params_.bending ? num_bend_colors() : 0));
@@ -216,21 +216,6 @@ int PbdSolver::settle(const StepInputs& in, const pbd::PbdView& v, float h) {
     if (pbd::max_move(ctx_, v, scratch_) <= kSettleSpeed * h) return pass + 1;
   }
   return cap;
-}
-
-// The takeover ease: what the settle left (its pass cap, or a slow Gauss-Seidel
-// tail) the substeps release, but no substep may end with more kinetic energy
-// than it started with plus what gravity can add over it (gravity_energy_bound);
-// above that the velocities are scaled down to it (cap_kinetic_energy) and the
-// projections' positions kept. Ends after a frame that needed no cap. Returns
-// true when this substep was capped.
-bool PbdSolver::eased_substep(const StepInputs& in, pbd::PbdView& v, int k, int n, float h) {
-  const double e0 = kinetic_energy(ctx_, mass_.data(), v.v, v.nverts, energy_scratch_);
-  substep(in, v, k, n, h);
-  const double bound = gravity_energy_bound(e0, cloth_mass_, h, in.env.gravity);
-  if (!cap_kinetic_energy(ctx_, mass_.data(), v.v, v.nverts, bound, energy_scratch_)) return false;
-  in.stats.set("pbd eased substeps", in.stats.get("pbd eased substeps", 0) + 1);
-  return true;
 }
 
 float PbdSolver::self_radius() const {

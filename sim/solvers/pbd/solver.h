@@ -21,6 +21,7 @@
 
 #include "sim/collision/obstacle_proximity.h"
 #include "sim/collision/particle_hash.h"
+#include "sim/model/takeover_ease.h"
 #include "sim/solvers/pbd/constraint_set.h"
 #include "sim/solvers/pbd/kernels.h"
 #include "sim/solvers/pbd/params.h"
@@ -53,7 +54,6 @@ class PbdSolver final : public Solver {
   pbd::PbdView view(SimState& state);
   void substep(const StepInputs& in, pbd::PbdView& v, int k, int n, float h);
   int settle(const StepInputs& in, const pbd::PbdView& v, float h);
-  bool eased_substep(const StepInputs& in, pbd::PbdView& v, int k, int n, float h);
   pbd::Compliance compliance(float h) const;
   void project(const StepInputs& in, const pbd::PbdView& v, pbd::Compliance c);
   void upload_substep_shapes(const ObstacleSet& o, float s);
@@ -76,8 +76,8 @@ class PbdSolver final : public Solver {
   DeviceBuffer<Vec3f> rest_;  ///< (nverts) m, rest positions (self-collision neighbour filter)
   double last_residual_ = -1;
   bool settled_ = false;  ///< the first step's settle is done (settle)
-  int ease_left_ = 0;     ///< frames the takeover ease may still cap (eased_substep)
-  DeviceBuffer<float> mass_, energy_scratch_;  ///< (nverts) kg; kinetic_energy's scratch
+  TakeoverEase ease_;     ///< after a takeover (takeover_ease.h)
+  DeviceBuffer<float> mass_;  ///< (nverts) kg
   double cloth_mass_ = 0;                      ///< kg, all vertices
 };
 

@@ -62,7 +62,7 @@ TEST(IClothTakeover, AStateFromPbdSettlesInOnePass) {
 
 // The shipped Verlet fold at frame 60, draped on its ball and tangled (the
 // virtual spheres let some triangles cross): the takeover ease
-// (IClothSolver::eased_step) instead of the settle.
+// (sim/model/takeover_ease.h) instead of the settle.
 struct TangledSwitch {
   double handed = 0;          ///< J, kinetic energy of the last Verlet frame
   double first = 0;           ///< J, after I-Cloth's first frame
@@ -81,7 +81,7 @@ TangledSwitch fold_to_icloth(const Context& ctx, int ease_frames, int frames) {
   EXPECT_EQ(w.set_solver("icloth"), "");
   EXPECT_EQ(w.set_solver_param("ease_frames", std::to_string(ease_frames)), "");
   // the cap's bound over the frame's steps: sqrt(E) grows by at most
-  // sqrt(1/2 M (h g)^2) a step (eased_step)
+  // sqrt(1/2 M (h g)^2) a step (gravity_energy_bound)
   const std::vector<float>& m = w.model().mass;
   const double mass = std::accumulate(m.begin(), m.end(), 0.0);
   const int steps = w.settings().substeps;

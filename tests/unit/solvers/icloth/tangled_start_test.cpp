@@ -88,7 +88,7 @@ SwitchRun switch_to_icloth(World& w, int frames) {
   r.start_pairs = w.stats().get("intersecting pairs");
   EXPECT_EQ(w.set_solver("icloth"), "");
   // The tangled-start handling itself, without the takeover ease (the default
-  // caps the release's kinetic energy, IClothSolver::eased_step): these swings
+  // caps the release's kinetic energy, sim/model/takeover_ease.h): these swings
   // hand over strain near 9, and the ease releases it over more frames than
   // the 6 measured here (RESULTS.md, twenty-fifth session). The ease's own
   // promise: IClothTakeover.ATangledStateIsEasedNotThrown.

@@ -1,7 +1,7 @@
 // The pbd solver taking over a moving cloth from another solver (World::set_solver):
 // the takeover settle (PbdSolver::settle) moves the handed state onto the
 // constraints without turning the correction into speed, and the takeover ease
-// (PbdSolver::eased_substep) lets what the settle leaves add no kinetic energy.
+// (sim/model/takeover_ease.h) lets what the settle leaves add no kinetic energy.
 #include <gtest/gtest.h>
 
 #include <algorithm>
