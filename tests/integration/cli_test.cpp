@@ -120,32 +120,48 @@ std::vector<std::string> csv_fields(const std::string& line) {
   return out;
 }
 
+// the stats CSV at `path`, a line a row (the header first), each split at its commas
+std::vector<std::vector<std::string>> read_csv(const std::string& path) {
+  std::vector<std::vector<std::string>> rows;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) rows.push_back(csv_fields(line));
+  return rows;
+}
+
+// clothbox-cli run: the shipped hanging sheet under verlet for `frames` frames with
+// `options` (the switches), its statistics written to `csv`; the exit code
+int run_switched(const std::string& options, int frames, const std::string& csv, std::string* out) {
+  return test::run_command(std::string(CLOTHBOX_CLI) + " run --backend cpu --frames " + std::to_string(frames) +
+                               " --quiet --solver verlet " + options + " --stats " + csv + " --scene " +
+                               test::source_path("scenes/hanging_sheet.json"),
+                           out);
+}
+
+// the column named `name` of a CSV header (header.size() when absent)
+size_t column(const std::vector<std::string>& header, const std::string& name) {
+  return size_t(std::find(header.begin(), header.end(), name) - header.begin());
+}
+
 // --switch 3:pbd: frames 1-3 run verlet and 4-6 pbd, whose first frame reports
 // its takeover settle; every frame reports the cloth's kinetic energy
 TEST(Cli, RunSwitchesSolverAtTheGivenFrame) {
   const std::string csv = testing::TempDir() + "/cli_stats_switch.csv";
   std::string out;
-  int rc = test::run_command(std::string(CLOTHBOX_CLI) + " run --backend cpu --frames 6 --quiet --solver verlet" +
-                                 " --switch 3:pbd --stats " + csv + " --scene " +
-                                 test::source_path("scenes/hanging_sheet.json"),
-                             &out);
-  ASSERT_EQ(rc, 0) << out;
+  ASSERT_EQ(run_switched("--switch 3:pbd", 6, csv, &out), 0) << out;
   EXPECT_NE(out.find("solver pbd"), std::string::npos) << out;
-  std::ifstream in(csv);
-  std::string line;
-  std::getline(in, line);
-  const std::vector<std::string> header = csv_fields(line);
-  auto column = [&](const char* name) { return std::find(header.begin(), header.end(), name) - header.begin(); };
-  const size_t verlet = size_t(column("ms_verlet integrate")), settle = size_t(column("pbd settle passes")),
-               energy = size_t(column("kinetic energy"));
-  ASSERT_LT(verlet, header.size()) << line;
-  ASSERT_LT(settle, header.size()) << line;
-  ASSERT_LT(energy, header.size()) << line;
-  for (int f = 1; std::getline(in, line); ++f) {
-    const std::vector<std::string> row = csv_fields(line);
-    ASSERT_EQ(row.size(), header.size()) << line;
-    EXPECT_EQ(!row[verlet].empty(), f <= 3) << "frame " << f << ": " << line;
-    EXPECT_EQ(!row[settle].empty(), f == 4) << "frame " << f << ": " << line;
+  const std::vector<std::vector<std::string>> table = read_csv(csv);
+  ASSERT_EQ(table.size(), 7u);
+  const std::vector<std::string>& header = table[0];
+  const size_t verlet = column(header, "ms_verlet integrate"), settle = column(header, "pbd settle passes"),
+               energy = column(header, "kinetic energy");
+  ASSERT_LT(verlet, header.size());
+  ASSERT_LT(settle, header.size());
+  ASSERT_LT(energy, header.size());
+  for (size_t f = 1; f < table.size(); ++f) {
+    const std::vector<std::string>& row = table[f];
+    ASSERT_EQ(row.size(), header.size()) << "frame " << f;
+    EXPECT_EQ(!row[verlet].empty(), f <= 3) << "frame " << f;
+    EXPECT_EQ(!row[settle].empty(), f == 4) << "frame " << f;
     EXPECT_GT(std::stod(row[energy]), 0.0) << "frame " << f << ": the sheet falls";
   }
 }
@@ -154,21 +170,13 @@ TEST(Cli, RunSwitchesSolverAtTheGivenFrame) {
 TEST(Cli, RunSwitchParamsSetTheNewSolversParameters) {
   const std::string csv = testing::TempDir() + "/cli_stats_switch_params.csv";
   std::string out;
-  int rc = test::run_command(std::string(CLOTHBOX_CLI) + " run --backend cpu --frames 4 --quiet --solver verlet" +
-                                 " --switch 3:pbd --switch-params settle_passes=0 --stats " + csv + " --scene " +
-                                 test::source_path("scenes/hanging_sheet.json"),
-                             &out);
-  ASSERT_EQ(rc, 0) << out;
-  std::ifstream in(csv);
-  std::string line;
-  std::getline(in, line);
-  const std::vector<std::string> header = csv_fields(line);
-  const size_t settle = size_t(std::find(header.begin(), header.end(), "pbd settle passes") - header.begin());
-  ASSERT_LT(settle, header.size()) << line;
-  std::vector<std::string> row;
-  while (std::getline(in, line)) row = csv_fields(line);
-  ASSERT_EQ(row.size(), header.size());
-  EXPECT_EQ(row[settle], "0");  // frame 4, pbd's first: no pass ran
+  ASSERT_EQ(run_switched("--switch 3:pbd --switch-params settle_passes=0", 4, csv, &out), 0) << out;
+  const std::vector<std::vector<std::string>> table = read_csv(csv);
+  ASSERT_EQ(table.size(), 5u);
+  const size_t settle = column(table[0], "pbd settle passes");
+  ASSERT_LT(settle, table[0].size());
+  ASSERT_EQ(table.back().size(), table[0].size());
+  EXPECT_EQ(table.back()[settle], "0");  // frame 4, pbd's first: no pass ran
 }
 
 TEST(Cli, BadInputGivesAClearMessageAndExitCode2) {

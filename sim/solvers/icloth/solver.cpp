@@ -212,28 +212,28 @@ size_t IClothSolver::device_bytes() const {
 void IClothSolver::step(const StepInputs& in, SimState& state) {
   const int substeps = params_.substeps > 0 ? params_.substeps : std::max(1, in.substeps);
   const float h = in.dt / float(substeps);
+  Impl& d = *impl_;
   in.stats.set("cg iterations", 0);
   in.stats.set("proximity pairs", 0);
   in.stats.set("repulsion impulses", 0);
   in.stats.set("repulsion passes", 0);
   if (in.obstacles.has_meshes()) {
     ScopedStage s(in.timer, "obstacle bvh");
-    impl_->mesh_prox.update(ctx_, in.obstacles, in.dt);
+    d.mesh_prox.update(ctx_, in.obstacles, in.dt);
   }
   // the state may come from another solver or a user edit: a frame starts with
   // a look for tangles unless the world's check vouches for its start; later
   // sub-steps look only while some were found
-  impl_->check_tangles = !in.start_clean;
-  impl_->seen_clean_start = impl_->seen_clean_start || in.start_clean;
-  if (!impl_->settled) {  // a state from elsewhere: time 0 is the scene's own start
-    impl_->settled = true;
+  d.check_tangles = !in.start_clean;
+  d.seen_clean_start = d.seen_clean_start || in.start_clean;
+  if (!d.settled) {  // a state from elsewhere: time 0 is the scene's own start
+    d.settled = true;
     if (in.time > 0 && in.start_clean && params_.settle_passes > 0) {
       ScopedStage s(in.timer, "settle");
       in.stats.set("settle passes", settle(in, state, h, substeps));
     }
-    if (in.time > 0) impl_->ease.begin(params_.ease_frames);  // also when the settle is skipped (tangled)
+    if (in.time > 0) d.ease.begin(params_.ease_frames);  // also when the settle is skipped (tangled)
   }
-  Impl& d = *impl_;
   for (int s = 0; s < substeps; ++s) {
     const double t = in.time + double(s) * h;
     const float tau0 = float(s) / float(substeps), tau1 = float(s + 1) / float(substeps);
@@ -246,7 +246,6 @@ void IClothSolver::step(const StepInputs& in, SimState& state) {
   d.ease.end_frame();
   if (params_.count_intersections) {
     ScopedStage s(in.timer, "penetration check");
-    const Impl& d = *impl_;
     TriSet cloth{state.x.data(), d.tris.data(), int(d.tris.size()), d.tri_piece.data()};
     TriSet obst{in.obstacles.d_mesh_x.data(), in.obstacles.d_mesh_tris.data(), int(in.obstacles.mesh_tris.size()),
                 nullptr};
@@ -285,9 +284,8 @@ int IClothSolver::settle(const StepInputs& in, SimState& state, float h, int sub
   const StepInputs calm{in.model, still,  in.obstacles, in.grab,  in.dt,          in.substeps,
                         in.time,  in.self_collision,   in.timer,   in.stats, in.start_clean};
   d.settle_v.copy_from(state.v);
-  const double g_step = double(h) * double(length(in.env.gravity));
   const double enough = 0.05 * kinetic_energy(ctx_, d.mass.data(), state.v.data(), n, d.energy_scratch) +
-                        0.5 * d.cloth_mass * g_step * g_step;
+                        gravity_energy_bound(0.0, d.cloth_mass, h, in.env.gravity);  // 1/2 M (h g)^2
   const auto work = [&in] { return in.stats.get("ccd rounds", 0) + in.stats.get("rigid rounds", 0); };
   const double budget = work() + double(substeps) * double(params_.collision_rounds + params_.rigid_rounds);
   int pass = 0;
