@@ -35,67 +35,130 @@ double count_cells(const Context& ctx, const Aabb* boxes, int n, const HashGrid&
   return reduce_sum(ctx, c, size_t(n));
 }
 
+// A box's cells are numbered x, then y, then z fastest (the entries' order).
+// Large boxes (an obstacle's triangles can cover thousands of cells) are cut into
+// chunks of kChunkCells cells, one thread per chunk, so that no thread walks a
+// whole large box while the rest of the GPU waits on it.
+constexpr uint32_t kChunkCells = 64;
+
+// calls f(key) for the cells [t0, t1) of box b
+template <class F>
+CB_HD CB_INLINE void for_cells(const HashGrid& grid, const Aabb& b, uint32_t t0, uint32_t t1, F&& f) {
+  const Int3 lo = grid.cell(b.lo), hi = grid.cell(b.hi);
+  const uint32_t ny = uint32_t(hi.b - lo.b + 1), nz = uint32_t(hi.c - lo.c + 1);
+  uint32_t z = t0 % nz, y = (t0 / nz) % ny, x = t0 / (nz * ny);
+  for (uint32_t t = t0; t < t1; ++t) {
+    f(HashGrid::key(lo.a + int(x), lo.b + int(y), lo.c + int(z)));
+    if (++z == nz) {
+      z = 0;
+      if (++y == ny) y = 0, ++x;
+    }
+  }
+}
+
+// The chunks of all boxes: chunk c covers the cells [first, end) of box `box`.
+struct Chunks {
+  DeviceBuffer<uint32_t> box, first;
+  size_t count = 0;
+};
+
+Chunks make_chunks(const Context& ctx, const uint32_t* cells, int n) {
+  DeviceBuffer<uint32_t> start(ctx, size_t(n));
+  uint32_t* st = start.data();
+  parallel_for(ctx, n, [=] CB_HD(int i) { st[i] = (cells[i] + kChunkCells - 1) / kChunkCells; });
+  Chunks ch;
+  ch.count = exclusive_scan(ctx, st, st, size_t(n));
+  ch.box.resize(ctx, ch.count);
+  ch.first.resize(ctx, ch.count);
+  uint32_t* box = ch.box.data();
+  uint32_t* first = ch.first.data();
+  parallel_for(ctx, n, [=] CB_HD(int i) {
+    for (uint32_t t = 0, c = st[i]; t < cells[i]; t += kChunkCells, ++c) box[c] = uint32_t(i), first[c] = t;
+  });
+  return ch;
+}
+
 // The cells occupied by the first boxes, as a hashed bitmap (false positives
 // only): build_cell_entries' filter for the other boxes.
 struct CellBits {
-  uint32_t* words;
-  int shift;  // 64 - log2(bits)
+  const uint32_t* words = nullptr;
+  int shift = 0;  // 64 - log2(bits)
   CB_HD CB_INLINE static uint64_t mix(uint64_t key) { return key * 0x9E3779B97F4A7C15ull; }
   CB_HD CB_INLINE uint32_t bit(uint64_t key) const { return uint32_t(mix(key) >> shift); }
-  CB_HD CB_INLINE void set(uint64_t key) const {
-    const uint32_t b = bit(key);
-    atomic_or_u32(words + (b >> 5), 1u << (b & 31u));
-  }
   CB_HD CB_INLINE bool test(uint64_t key) const {
     const uint32_t b = bit(key);
     return (words[b >> 5] >> (b & 31u)) & 1u;
   }
 };
 
-// calls f(key) for every cell of box b (x, then y, then z: the entries' order)
-template <class F>
-CB_HD CB_INLINE void for_cells(const HashGrid& grid, const Aabb& b, F&& f) {
-  const Int3 lo = grid.cell(b.lo), hi = grid.cell(b.hi);
-  for (int x = lo.a; x <= hi.a; ++x)
-    for (int y = lo.b; y <= hi.b; ++y)
-      for (int z = lo.c; z <= hi.c; ++z) f(HashGrid::key(x, y, z));
-}
-
-// Bits of the cells of boxes [0, nfirst) (8 bits or more per cell of all n
-// boxes, `cells`: at most 1/8 of them set), then off[i] of every later box counts
-// only its cells whose bit is set.
-void filter_by_first(const Context& ctx, const Aabb* boxes, int n, int nfirst, size_t cells, const HashGrid& grid,
-                     DeviceBuffer<uint32_t>& bits, CellBits* cb, uint32_t* off) {
+// Bits of the cells of boxes [0, nfirst), 8 bits or more per cell of all boxes
+// (`cells`: at most 1/8 of them set).
+CellBits first_cells(const Context& ctx, const Aabb* boxes, int nfirst, size_t cells, const HashGrid& grid,
+                     DeviceBuffer<uint32_t>& bits) {
   int log2 = 16;
   while (log2 < 31 && (size_t(1) << log2) < 8 * cells) ++log2;
   bits.resize(ctx, (size_t(1) << log2) / 32);
   bits.fill_zero();
-  const CellBits b{bits.data(), 64 - log2};
-  *cb = b;
-  parallel_for(ctx, nfirst, [=] CB_HD(int i) { for_cells(grid, boxes[i], [&](uint64_t k) { b.set(k); }); });
-  parallel_for(ctx, n - nfirst, [=] CB_HD(int j) {
-    uint32_t m = 0;
-    for_cells(grid, boxes[nfirst + j], [&](uint64_t k) { m += b.test(k) ? 1u : 0u; });
-    off[nfirst + j] = m;
+  uint32_t* w = bits.data();
+  const CellBits b{w, 64 - log2};
+  parallel_for(ctx, nfirst, [=] CB_HD(int i) {
+    const Int3 lo = grid.cell(boxes[i].lo), hi = grid.cell(boxes[i].hi);
+    for (int x = lo.a; x <= hi.a; ++x)
+      for (int y = lo.b; y <= hi.b; ++y)
+        for (int z = lo.c; z <= hi.c; ++z) {
+          const uint32_t k = b.bit(HashGrid::key(x, y, z));
+          atomic_or_u32(w + (k >> 5), 1u << (k & 31u));
+        }
   });
+  return b;
 }
+
+// Visits the cells of chunk c that get an entry: all of them, or with the
+// filter on and a box from nfirst on, those whose bit is set.
+struct ChunkCells {
+  const Aabb* boxes;
+  const uint32_t* cells;
+  const uint32_t* box;
+  const uint32_t* first;
+  HashGrid grid;
+  CellBits bits;  // words null: no filter
+  int nfirst;
+  template <class F>
+  CB_HD CB_INLINE void operator()(int c, F&& f) const {
+    const uint32_t i = box[c], t0 = first[c];
+    const uint32_t t1 = t0 + kChunkCells < cells[i] ? t0 + kChunkCells : cells[i];
+    const bool all = bits.words == nullptr || int(i) < nfirst;
+    for_cells(grid, boxes[i], t0, t1, [&](uint64_t k) {
+      if (all || bits.test(k)) f(i, k);
+    });
+  }
+};
 
 }  // namespace
 
 void build_cell_entries(const Context& ctx, const Aabb* boxes, int n, HashGrid& grid, CellEntries& out,
                         int nfirst) {
   // count the cells of each box (coarsening the grid while a few huge boxes would
-  // flood it), then write (key, id) entries at the scanned offsets
-  DeviceBuffer<uint32_t> offs(ctx, size_t(n));
-  uint32_t* off = offs.data();
+  // flood it), cut the boxes into chunks, count each chunk's entries and write
+  // (key, id) entries at the scanned offsets
+  DeviceBuffer<uint32_t> cell_count(ctx, size_t(n));
+  uint32_t* cells_of = cell_count.data();
   const size_t budget = size_t(16) * size_t(n) + (size_t(1) << 20);
   double cells = 0;
-  while ((cells = count_cells(ctx, boxes, n, grid, off)) > double(budget)) grid.inv_cell *= 0.5f;
-  const bool filter = nfirst > 0 && nfirst < n;
+  while ((cells = count_cells(ctx, boxes, n, grid, cells_of)) > double(budget)) grid.inv_cell *= 0.5f;
+  const Chunks ch = make_chunks(ctx, cells_of, n);
   DeviceBuffer<uint32_t> bits;
-  CellBits cb{nullptr, 0};
-  if (filter) filter_by_first(ctx, boxes, n, nfirst, size_t(cells), grid, bits, &cb, off);
-  size_t ne = exclusive_scan(ctx, off, off, size_t(n));
+  CellBits cb;
+  if (nfirst > 0 && nfirst < n) cb = first_cells(ctx, boxes, nfirst, size_t(cells), grid, bits);
+  const ChunkCells visit{boxes, cells_of, ch.box.data(), ch.first.data(), grid, cb, nfirst};
+  DeviceBuffer<uint32_t> offs(ctx, ch.count);
+  uint32_t* off = offs.data();
+  parallel_for(ctx, int(ch.count), [=] CB_HD(int c) {
+    uint32_t m = 0;
+    visit(c, [&](uint32_t, uint64_t) { ++m; });
+    off[c] = m;
+  });
+  size_t ne = exclusive_scan(ctx, off, off, ch.count);
   out.count = ne;
   out.keys.resize(ctx, ne);
   out.ids.resize(ctx, ne);
@@ -103,13 +166,11 @@ void build_cell_entries(const Context& ctx, const Aabb* boxes, int n, HashGrid& 
   if (ne == 0) return;
   uint64_t* keys = out.keys.data();
   uint32_t* ids = out.ids.data();
-  parallel_for(ctx, n, [=] CB_HD(int i) {
-    uint32_t w = off[i];
-    const bool all = !filter || i < nfirst;
-    for_cells(grid, boxes[i], [&](uint64_t k) {
-      if (!all && !cb.test(k)) return;
+  parallel_for(ctx, int(ch.count), [=] CB_HD(int c) {
+    uint32_t w = off[c];
+    visit(c, [&](uint32_t i, uint64_t k) {
       keys[w] = k;
-      ids[w] = uint32_t(i);
+      ids[w] = i;
       ++w;
     });
   });
