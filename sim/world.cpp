@@ -8,6 +8,7 @@
 #include "sim/collision/penetration.h"
 #include "sim/core/error.h"
 #include "sim/scene/motion.h"
+#include "sim/start_check.h"
 #include "sim/model/edge_strain.h"
 #include "sim/model/kinetic_energy.h"
 #include "sim/world_kernels.h"
@@ -29,6 +30,7 @@ World::World(const Context& ctx, SceneSpec scene) : ctx_(ctx), scene_(std::move(
   model_ = build_cloth_model(cloth_inputs(scene_), &scene_.warnings);
   init_state();
   update_obstacles(0.0, 0.0);
+  warn_of_start_intersections();
   const std::string& name = scene_.solver.empty() && !solver_registry().empty() ? solver_registry()[0].name : scene_.solver;
   if (!name.empty()) {
     std::string serr = set_solver(name);
@@ -165,6 +167,16 @@ void World::finish_stats(double step_ms) {
   }
   stats_.stages = timer_.collect();
   stats_.device_bytes = state_.x.bytes() * 3 + state_.inv_mass.bytes() + (solver_ ? solver_->device_bytes() : 0);
+}
+
+// the scene's start state checked once at load (start_check.h); the counters
+// and pairs are the first frame's to fill, so they are cleared again
+void World::warn_of_start_intersections() {
+  if (!settings_.check_intersections) return;
+  count_intersecting_pairs();
+  for (std::string& w : start_intersection_warnings(model_, intersecting_)) scene_.warnings.push_back(std::move(w));
+  intersecting_.clear();
+  stats_ = FrameStats{};
 }
 
 void World::count_intersecting_pairs() {

@@ -110,6 +110,7 @@ class World {
   void upload_inverse_mass();
   void finish_stats(double step_ms);
   void count_intersecting_pairs();
+  void warn_of_start_intersections();
 
   Context ctx_;
   SceneSpec scene_;

@@ -30,9 +30,10 @@ std::string load_world(App& app, const std::string& path, const std::string& sol
   app.camera.look_at({c.eye.x, c.eye.y, c.eye.z}, {c.target.x, c.target.y, c.target.z}, c.fov_deg);
   app.input.mode = DragMode::None;
   app.history.clear();
-  std::string warn;
-  for (const std::string& s : app.world->warnings()) warn += (warn.empty() ? "" : "; ") + s;
-  app.notify(warn.empty() ? "loaded " + path : "loaded " + path + " (warnings: " + warn + ")", false);
+  const size_t nw = app.world->warnings().size();  // listed under the scene's title (panels_sim.cpp)
+  app.notify("loaded " + path + (nw == 0 ? "" : nw == 1 ? " (1 warning, under the title)"
+                                                        : " (" + std::to_string(nw) + " warnings, under the title)"),
+             false);
   return "";
 }
 

@@ -119,9 +119,24 @@ bool is_collision_param(const std::string& name) {
   return false;
 }
 
+// the loaded scene's warnings (unknown keys, suspect meshes, a start that
+// already intersects), under its title where they are seen before play
+static void draw_scene_warnings(const App& app) {
+  const std::vector<std::string>& warnings = app.world->warnings();
+  if (warnings.empty()) return;
+  const std::string label = std::to_string(warnings.size()) + (warnings.size() == 1 ? " warning" : " warnings");
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.f, 0.75f, 0.3f, 1.f));
+  if (ImGui::TreeNodeEx(label.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) {
+    for (const std::string& w : warnings) ImGui::TextWrapped("%s", w.c_str());
+    ImGui::TreePop();
+  }
+  ImGui::PopStyleColor();
+}
+
 void draw_scene_panel(App& app) {
   if (!ImGui::CollapsingHeader("Scene", ImGuiTreeNodeFlags_DefaultOpen)) return;
   ImGui::TextWrapped("%s", app.world->scene().title.empty() ? app.scene_path.c_str() : app.world->scene().title.c_str());
+  draw_scene_warnings(app);
   std::vector<std::string> scenes = list_scenes();
   if (ImGui::BeginCombo("scenes", "choose...")) {
     for (const std::string& s : scenes)

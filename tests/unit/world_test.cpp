@@ -5,6 +5,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -184,6 +185,86 @@ TEST(World, EverySolverParameterHasASectionAndSectionsAreContiguous) {
       }
     }
   }
+}
+
+}  // namespace
+}  // namespace cb
+
+namespace cb {
+namespace {
+
+// warnings of the scene that mention the start (World::warn_of_start_intersections)
+std::vector<std::string> start_warnings(const World& w) {
+  std::vector<std::string> out;
+  for (const std::string& s : w.warnings())
+    if (s.find("at the start") != std::string::npos) out.push_back(s);
+  return out;
+}
+
+TEST(World, ASceneThatStartsIntersectedIsReportedAtLoad) {
+  SceneSpec s = test::grid_scene(6, 6, 1.f, 1.f, 0.5f);  // horizontal at y = 0.5
+  EXPECT_TRUE(start_warnings(World(Context{}, s)).empty());
+
+  ClothSpec upright = s.cloths[0];  // a second sheet standing through the first
+  for (Vec3f& p : upright.mesh.positions) p = Vec3f{p.x, 0.5f + p.z, 0.01f};
+  upright.name = "upright";
+  s.cloths.push_back(upright);
+  ObstacleSpec plate;  // a mesh plate through the first sheet
+  plate.name = "plate";
+  plate.kind = ObstacleKind::Mesh;
+  plate.mesh.positions = {{-0.3f, 0.3f, -0.5f}, {-0.3f, 0.7f, -0.5f}, {-0.3f, 0.7f, -0.1f}, {-0.3f, 0.3f, -0.1f}};
+  plate.mesh.tris = {{0, 1, 2}, {0, 2, 3}};
+  s.obstacles.push_back(plate);
+  World w(Context{}, s);
+  const std::vector<std::string> warn = start_warnings(w);
+  ASSERT_EQ(warn.size(), 2u) << (warn.empty() ? "" : warn[0]);
+  const auto has = [&](const std::string& text) {
+    return std::any_of(warn.begin(), warn.end(), [&](const std::string& x) { return x.find(text) != std::string::npos; });
+  };
+  EXPECT_TRUE(has("cloth 'sheet' and cloth 'upright' intersect at the start (")) << warn[0] << "\n" << warn[1];
+  EXPECT_TRUE(has("cloth 'sheet' intersects an obstacle at the start (")) << warn[0] << "\n" << warn[1];
+  EXPECT_TRUE(has("I-Cloth's promise of no intersecting pair after a step holds only from a clean start"));
+  // the counters and pairs are left for the first frame
+  EXPECT_EQ(w.stats().get("intersecting pairs", -1), -1.0);
+  EXPECT_TRUE(w.intersecting_pairs().empty());
+  w.set_solver(std::unique_ptr<Solver>());
+  w.step();
+  EXPECT_GT(w.stats().get("cloth-cloth"), 0.0);
+  EXPECT_GT(w.stats().get("cloth-obstacle"), 0.0);
+}
+
+TEST(World, AClothThatIntersectsItselfIsReportedWithItsFirstPair) {
+  SceneSpec s = test::grid_scene(6, 6, 1.f, 1.f, 0.5f);
+  ClothSpec& c = s.cloths[0];
+  // the last row of quads folded back under the sheet: row 4 raised to y =
+  // 0.7, row 5 moved below row 0 at y = 0.3, so the strip between them crosses
+  // y = 0.5 above row 2, through flat quads that share no vertex with it
+  const float z0 = c.mesh.positions[0].z;
+  for (int i = 0; i < 6; ++i) c.mesh.positions[size_t(24 + i)].y = 0.7f;
+  for (int i = 0; i < 6; ++i) c.mesh.positions[size_t(30 + i)] = Vec3f{c.mesh.positions[size_t(30 + i)].x, 0.3f, z0};
+  World w(Context{}, s);
+  const std::vector<std::string> warn = start_warnings(w);
+  ASSERT_EQ(warn.size(), 1u);
+  EXPECT_NE(warn[0].find("cloth 'sheet' intersects itself at the start ("), std::string::npos) << warn[0];
+  EXPECT_NE(warn[0].find("first: triangles "), std::string::npos) << warn[0];
+}
+
+// Every shipped scene starts clean: the skirt of kick_skirt.json once started
+// through the mannequin's hips (346 triangle pairs), which every solver then kept.
+TEST(World, EveryShippedSceneStartsWithoutIntersections) {
+  const bool shared = !test::shared_path("data/meshes/codim-ipc/kick").empty();
+  int checked = 0;
+  for (const char* dir : {"scenes", "scenes/shared"}) {
+    if (std::string(dir) == "scenes/shared" && !shared) continue;
+    for (const auto& e : std::filesystem::directory_iterator(test::source_path(dir))) {
+      if (e.path().extension() != ".json") continue;
+      World w(Context{}, load_scene(e.path().string()));
+      const std::vector<std::string> warn = start_warnings(w);
+      EXPECT_TRUE(warn.empty()) << e.path() << ": " << (warn.empty() ? "" : warn[0]);
+      ++checked;
+    }
+  }
+  EXPECT_GE(checked, 8);
 }
 
 }  // namespace

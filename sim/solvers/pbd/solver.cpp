@@ -164,7 +164,8 @@ void PbdSolver::substep(const StepInputs& in, pbd::PbdView& v, int k, int n, flo
     bend_lambda_.fill_zero();
     if (in.obstacles.num_shapes() > 0) upload_substep_shapes(in.obstacles, float(k + 1) / float(n));
     if (in.obstacles.has_meshes())
-      proximity_.query(ctx_, v.x, v.nverts, max_thickness_ + mean_edge_, mesh_contacts_.data());
+      proximity_.query(ctx_, v.x, v.nverts, max_thickness_ + mean_edge_ + proximity_.max_displacement(),
+                       mesh_contacts_.data(), v.x0);
   }
   const pbd::Compliance c = compliance(h);
   {
