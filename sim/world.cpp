@@ -27,7 +27,11 @@ World::World(const Context& ctx, SceneSpec scene) : ctx_(ctx), scene_(std::move(
   settings_.self_collision = scene_.self_collision;
   std::string err = settings_.validate();
   if (!err.empty()) throw Error(scene_.path + ": " + err);
-  model_ = build_cloth_model(cloth_inputs(scene_), &scene_.warnings);
+  std::vector<std::string> mesh_warnings;  // the scene loader checked its meshes already: each warning once
+  model_ = build_cloth_model(cloth_inputs(scene_), &mesh_warnings);
+  for (std::string& w : mesh_warnings)
+    if (std::find(scene_.warnings.begin(), scene_.warnings.end(), w) == scene_.warnings.end())
+      scene_.warnings.push_back(std::move(w));
   init_state();
   update_obstacles(0.0, 0.0);
   warn_of_start_intersections();

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -247,6 +248,24 @@ TEST(World, AClothThatIntersectsItselfIsReportedWithItsFirstPair) {
   ASSERT_EQ(warn.size(), 1u);
   EXPECT_NE(warn[0].find("cloth 'sheet' intersects itself at the start ("), std::string::npos) << warn[0];
   EXPECT_NE(warn[0].find("first: triangles "), std::string::npos) << warn[0];
+}
+
+// The scene loader checks a cloth's mesh (its errors name the JSON path) and the
+// model builder checks it again: a warning of both is listed once.
+TEST(World, AMeshWarningIsListedOnce) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "clothbox_world_test_warn";
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream obj(dir / "flat.obj");  // a square and a fin on its diagonal: a non-manifold edge
+    obj << "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0.5 0.5 1\nf 1 2 3\nf 1 3 4\nf 1 3 5\n";
+    std::ofstream json(dir / "scene.json");
+    json << R"({"cloths": [{"name": "flat", "obj": "flat.obj"}]})";
+  }
+  World w(Context{}, load_scene((dir / "scene.json").string()));
+  const auto n = std::count_if(w.warnings().begin(), w.warnings().end(),
+                               [](const std::string& s) { return s.find("non-manifold") != std::string::npos; });
+  EXPECT_EQ(n, 1) << (w.warnings().empty() ? "" : w.warnings()[0]);
+  std::filesystem::remove_all(dir);
 }
 
 // Every shipped scene starts clean: the skirt of kick_skirt.json once started
