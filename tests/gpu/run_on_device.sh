@@ -69,20 +69,25 @@ declare -A result
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/device.txt"
 
 run_tests() {  # 4 shards in parallel, one log each
-  local n=4 pids=() rc=0
+  local n=4 pids=() rc=0 cut=""
   for i in $(seq 0 $((n - 1))); do
     GTEST_TOTAL_SHARDS=$n GTEST_SHARD_INDEX=$i OMP_NUM_THREADS=4 \
-      timeout "${TEST_TIMEOUT:-400}" "$bin/clothbox_tests" --gtest_brief=1 >"$out/tests.$i.log" 2>&1 &
+      timeout "${TEST_TIMEOUT:-400}" "$bin/clothbox_tests" >"$out/tests.$i.log" 2>&1 &
     pids+=($!)
   done
   for p in "${pids[@]}"; do wait "$p" || rc=1; done
+  # a shard cut by its time limit has no summary: name the test it was running
+  for i in $(seq 0 $((n - 1))); do
+    grep -q '^\[==========\] .* ran\.' "$out/tests.$i.log" ||
+      cut="$cut shard $i cut in $(grep '^\[ RUN      \]' "$out/tests.$i.log" | tail -1 | awk '{print $4}');"
+  done
   cat "$out"/tests.*.log >"$out/tests.log" && rm "$out"/tests.*.log
-  # --gtest_brief prints failures only: count from each shard's summary lines
+  # count from each shard's summary lines and the failures' result lines
   local passed skipped failed
   passed=$(awk '/^\[  PASSED  \]/{s+=$4} END{print s+0}' "$out/tests.log")
   skipped=$(awk '/^\[  SKIPPED \] [0-9]+ test/{s+=$4} END{print s+0}' "$out/tests.log")
   failed=$(grep -c '^\[  FAILED  \].*ms)' "$out/tests.log")
-  result[tests]="$([ $rc -eq 0 ] && echo pass || echo FAIL): $passed passed, $failed failed, $skipped skipped"
+  result[tests]="$([ $rc -eq 0 ] && echo pass || echo FAIL): $passed passed, $failed failed, $skipped skipped${cut:+;$cut}"
 }
 
 run_scenes() {
