@@ -155,7 +155,7 @@ void draw_panels(App& app) {
   draw_view_panel(app);
   draw_stats_panel(app);
   if (ImGui::Button("Help (H)")) app.show_help = !app.show_help;
-  if (!app.message.empty()) {  // wrapped: a load's message can carry the scene's warnings
+  if (!app.message.empty()) {  // wrapped: an error names a file, a JSON path and the problem
     ImGui::PushStyleColor(ImGuiCol_Text,
                           app.message_is_error ? ImVec4(1.f, 0.4f, 0.35f, 1.f) : ImVec4(0.6f, 0.8f, 0.6f, 1.f));
     ImGui::TextWrapped("%s", app.message.c_str());
