@@ -1,7 +1,9 @@
 #include "sim/model/mesh_check.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <unordered_map>
 
 #include "sim/core/error.h"
 #include "sim/model/topology.h"
@@ -47,6 +49,47 @@ bool check_triangles(const TriMesh& m, MeshReport& r) {
   return true;
 }
 
+// Vertices that coincide with an earlier one, within kCoincide of the mesh's
+// size (the bounds' diagonal; relative, so a placed copy gives the same count):
+// a sewn garment exported with its seam vertices duplicated. Each side of such a
+// seam moves on its own, and the collision handling sees coincident features.
+constexpr float kCoincide = 1e-5f;
+
+void check_coincident(const TriMesh& m, MeshReport& r) {
+  const float tol = kCoincide * length(bounds(m).extent());
+  if (!(tol > 0.f)) return;
+  const float inv = 1.f / tol;
+  auto cell = [&](Vec3f p) {
+    return std::array<int64_t, 3>{int64_t(std::floor(p.x * inv)), int64_t(std::floor(p.y * inv)),
+                                  int64_t(std::floor(p.z * inv))};
+  };
+  auto key = [](int64_t x, int64_t y, int64_t z) { return uint64_t((x * 73856093) ^ (y * 19349663) ^ (z * 83492791)); };
+  std::unordered_multimap<uint64_t, uint32_t> grid;
+  size_t count = 0;
+  uint32_t first_a = 0, first_b = 0;
+  for (uint32_t i = 0; i < m.positions.size(); ++i) {
+    const Vec3f p = m.positions[i];
+    const auto c = cell(p);
+    bool found = false;
+    for (int64_t dx = -1; dx <= 1 && !found; ++dx)
+      for (int64_t dy = -1; dy <= 1 && !found; ++dy)
+        for (int64_t dz = -1; dz <= 1 && !found; ++dz) {
+          auto range = grid.equal_range(key(c[0] + dx, c[1] + dy, c[2] + dz));
+          for (auto it = range.first; it != range.second && !found; ++it)
+            if (length(m.positions[it->second] - p) <= tol) {
+              found = true;
+              if (count == 0) first_a = it->second, first_b = i;
+            }
+        }
+    if (found) ++count;
+    grid.emplace(key(c[0], c[1], c[2]), i);
+  }
+  if (count)
+    r.warnings.push_back(where(m) + ": " + std::to_string(count) + " vertices coincide with another vertex (first: " +
+                         std::to_string(first_a + 1) + " and " + std::to_string(first_b + 1) +
+                         "): seams exported unwelded? A scene's cloth \"weld\" (m) merges them");
+}
+
 }  // namespace
 
 MeshReport check_mesh(const TriMesh& m) {
@@ -58,6 +101,7 @@ MeshReport check_mesh(const TriMesh& m) {
   }
   check_vertices(m, r);
   if (!check_triangles(m, r)) return r;
+  check_coincident(m, r);
   Topology topo = build_topology(m.positions.size(), m.tris);
   if (!topo.nonmanifold_edges.empty()) {
     Int2 e = topo.edges[topo.nonmanifold_edges[0]];

@@ -55,3 +55,29 @@ TEST(MeshCheck, ZeroAreaAndNonManifoldAreWarnings) {
 
 }  // namespace
 }  // namespace cb
+
+namespace cb {
+namespace {
+
+// Two squares side by side whose shared edge is two pairs of coincident vertices
+// (a seam exported unwelded): a warning naming the count and the first pair.
+TEST(MeshCheck, CoincidentVerticesAreAWarning) {
+  TriMesh m = square();
+  m.positions.push_back({1, 0, 0});  // 5: a copy of 2 (1-based)
+  m.positions.push_back({2, 0, 0});
+  m.positions.push_back({2, 1, 0});
+  m.positions.push_back({1, 1, 0});  // 8: a copy of 3
+  m.tris.push_back({4, 5, 6});
+  m.tris.push_back({4, 6, 7});
+  MeshReport r = check_mesh(m);
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_EQ(r.warnings[0],
+            "square.obj: 2 vertices coincide with another vertex (first: 2 and 5): seams exported unwelded? A scene's "
+            "cloth \"weld\" (m) merges them");
+  // the same squares a hair apart, well above the tolerance (1e-5 of the size): no warning
+  for (size_t v = 4; v < m.positions.size(); ++v) m.positions[v].x += 1e-3f;
+  EXPECT_TRUE(check_mesh(m).warnings.empty()) << check_mesh(m).warnings[0];
+}
+
+}  // namespace
+}  // namespace cb
