@@ -265,6 +265,51 @@ TEST(Window, ScreenshotShowsTheCloth) {
 // in front of it. The cloth surface's polygon offset, meant only for the wireframe
 // drawn on top, once pushed a skirt behind the thigh under it in the default view
 // (the dress at frame 150: the thigh showed through the skirt).
+// A scene whose sheet starts through a mesh plate: the warning is in the state
+// dump and drawn under the scene's title (its orange text in the panel), and a
+// clean scene shows none.
+TEST(Window, AStartThroughAnObstacleIsShownUnderTheTitle) {
+  CB_REQUIRE_WINDOW();
+  std::string dir = scratch_dir("start_warning");
+  std::ofstream(dir + "/plate.obj") << "v 0 0.2 -0.3\nv 0 0.8 -0.3\nv 0 0.8 0.3\nv 0 0.2 0.3\nf 1 2 3\nf 1 3 4\n";
+  json sheet = {{"name", "sheet"},
+                {"grid", {{"layout", "quad"}, {"nx", 10}, {"ny", 10}, {"width", 1.0}, {"height", 1.0}}},
+                {"transform", {{"translate", {0.0, 0.5, 0.0}}, {"rotate_deg", {-90, 0, 0}}}}};
+  json scene = {{"gravity", {0, 0, 0}},
+                {"cloths", json::array({sheet})},
+                {"obstacles", json::array({{{"type", "mesh"}, {"name", "plate"}, {"obj", "plate.obj"}}})}};
+  std::ofstream(dir + "/crossed.json") << scene.dump();
+  scene["obstacles"][0]["transform"] = {{"translate", {0.0, 1.0, 0.0}}};  // lifted clear of the sheet
+  std::ofstream(dir + "/clean.json") << scene.dump();
+  write_replay(dir + "/replay.json", json::array());
+  size_t orange[2] = {0, 0};
+  for (int k = 0; k < 2; ++k) {
+    const std::string name = k == 0 ? "crossed" : "clean";
+    run_ok("--scene " + dir + "/" + name + ".json --solver pbd --backend cpu --replay " + dir +
+           "/replay.json --frames 3 --exit --size 1000x700 --screenshot " + dir + "/" + name + ".png --dump-state " +
+           dir + "/" + name + "_state.json");
+    json st = json::parse(std::ifstream(dir + "/" + name + "_state.json"));
+    const json& warn = st.at("warnings");
+    if (k == 0) {
+      ASSERT_EQ(warn.size(), 1u) << warn.dump();
+      EXPECT_NE(warn[0].get<std::string>().find("cloth 'sheet' intersects an obstacle at the start ("),
+                std::string::npos)
+          << warn[0];
+    } else {
+      EXPECT_TRUE(warn.empty()) << warn.dump();
+    }
+    Image img;
+    ASSERT_TRUE(read_png(dir + "/" + name + ".png", &img));
+    for (int y = 0; y < img.height / 3; ++y)  // the Scene panel's top, at the window's left
+      for (int x = 0; x < 420 && x < img.width; ++x) {
+        const unsigned char* p = &img.rgb[3 * (size_t(y) * img.width + x)];
+        orange[k] += p[0] > 200 && p[1] > 140 && p[1] < 215 && p[2] < 110 ? 1 : 0;
+      }
+  }
+  EXPECT_GT(orange[0], 200u) << "the warning's text is not drawn";
+  EXPECT_EQ(orange[1], 0u) << "orange text without a warning";
+}
+
 TEST(Window, ClothJustAboveAnObstacleIsDrawnInFrontOfIt) {
   CB_REQUIRE_WINDOW();
   std::string dir = scratch_dir("cloth_over_floor");
