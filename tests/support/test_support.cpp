@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -32,6 +34,19 @@ std::vector<Context> backends() {
   Context c;
   if (cuda_context(&c)) b.push_back(c);
   return b;
+}
+
+std::string write_grid_obj(const std::string& name, int n, float size) {
+  const std::string path = std::filesystem::temp_directory_path().string() + "/clothbox_" + name + ".obj";
+  std::ofstream f(path);
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) f << "v " << size * float(i) / float(n - 1) << " 0 " << size * float(j) / float(n - 1) << "\n";
+  for (int j = 0; j + 1 < n; ++j)
+    for (int i = 0; i + 1 < n; ++i) {
+      const int a = j * n + i + 1, b = a + 1, c = a + n, d = c + 1;
+      f << "f " << a << " " << c << " " << b << "\nf " << b << " " << c << " " << d << "\n";
+    }
+  return path;
 }
 
 SceneSpec grid_scene(int nx, int ny, float width, float height, float y) {

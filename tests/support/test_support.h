@@ -24,6 +24,9 @@ bool cuda_context(Context* out);
 /// A scene with one quad grid (nx x ny, width x height m) lying in the xz plane at
 /// height y (m), no obstacles, gravity -9.81 y.
 SceneSpec grid_scene(int nx, int ny, float width, float height, float y);
+/// Writes an n x n grid of `size` m square (edges size / (n - 1)), flat in xz,
+/// as an OBJ named `name` in the system's temporary folder; returns its path.
+std::string write_grid_obj(const std::string& name, int n, float size);
 /// Steps worlds `a` and `b` (same scene, e.g. CPU and CUDA) `frames` times, calling
 /// `before(world)` ahead of each step; returns the largest vertex distance (m)
 /// between them after each frame.

@@ -115,3 +115,20 @@ TEST(SceneJson, KickSequenceFromSharedDataLoads) {
 
 }  // namespace
 }  // namespace cb
+
+namespace cb {
+namespace {
+
+// A dropped OBJ's collision thickness is at most a quarter of its short edges
+// (the default 4 mm otherwise), and the title says what was chosen.
+TEST(SceneJson, ADroppedObjGetsAThicknessBelowItsShortEdges) {
+  const SceneSpec fine = scene_from_obj(test::write_grid_obj("fine", 60, 0.2f));  // edges 3.4 mm
+  const float edge = 0.2f / 59.f;
+  EXPECT_NEAR(fine.cloths.at(0).material.thickness, 0.25f * edge, 1e-6f);
+  EXPECT_NE(fine.title.find("dropped as cloth, thickness 0.85 mm"), std::string::npos) << fine.title;
+  const SceneSpec coarse = scene_from_obj(test::write_grid_obj("coarse", 11, 1.f));  // edges 0.1 m
+  EXPECT_EQ(coarse.cloths.at(0).material.thickness, Material{}.thickness);
+}
+
+}  // namespace
+}  // namespace cb
