@@ -93,22 +93,19 @@ struct CellBits {
 
 // Bits of the cells of boxes [0, nfirst), 8 bits or more per cell of all boxes
 // (`cells`: at most 1/8 of them set).
-CellBits first_cells(const Context& ctx, const Aabb* boxes, int nfirst, size_t cells, const HashGrid& grid,
-                     DeviceBuffer<uint32_t>& bits) {
+CellBits first_cells(const Context& ctx, const Aabb* boxes, const uint32_t* cells_of, int nfirst, size_t cells,
+                     const HashGrid& grid, DeviceBuffer<uint32_t>& bits) {
   int log2 = 16;
   while (log2 < 31 && (size_t(1) << log2) < 8 * cells) ++log2;
   bits.resize(ctx, (size_t(1) << log2) / 32);
   bits.fill_zero();
   uint32_t* w = bits.data();
   const CellBits b{w, 64 - log2};
-  parallel_for(ctx, nfirst, [=] CB_HD(int i) {
-    const Int3 lo = grid.cell(boxes[i].lo), hi = grid.cell(boxes[i].hi);
-    for (int x = lo.a; x <= hi.a; ++x)
-      for (int y = lo.b; y <= hi.b; ++y)
-        for (int z = lo.c; z <= hi.c; ++z) {
-          const uint32_t k = b.bit(HashGrid::key(x, y, z));
-          atomic_or_u32(w + (k >> 5), 1u << (k & 31u));
-        }
+  parallel_for(ctx, nfirst, [=] CB_HD(int i) {  // the first boxes are cloth triangles: a few cells each
+    for_cells(grid, boxes[i], 0, cells_of[i], [&](uint64_t key) {
+      const uint32_t k = b.bit(key);
+      atomic_or_u32(w + (k >> 5), 1u << (k & 31u));
+    });
   });
   return b;
 }
@@ -149,7 +146,7 @@ void build_cell_entries(const Context& ctx, const Aabb* boxes, int n, HashGrid& 
   const Chunks ch = make_chunks(ctx, cells_of, n);
   DeviceBuffer<uint32_t> bits;
   CellBits cb;
-  if (nfirst > 0 && nfirst < n) cb = first_cells(ctx, boxes, nfirst, size_t(cells), grid, bits);
+  if (nfirst > 0 && nfirst < n) cb = first_cells(ctx, boxes, cells_of, nfirst, size_t(cells), grid, bits);
   const ChunkCells visit{boxes, cells_of, ch.box.data(), ch.first.data(), grid, cb, nfirst};
   DeviceBuffer<uint32_t> offs(ctx, ch.count);
   uint32_t* off = offs.data();

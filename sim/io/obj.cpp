@@ -8,9 +8,9 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
-#include <unordered_map>
 
 #include "sim/core/error.h"
+#include "sim/model/near_points.h"
 
 namespace cb {
 namespace {
@@ -127,35 +127,19 @@ void write_obj(const std::string& path, const std::vector<Vec3f>& positions, con
 }
 
 size_t weld_vertices(TriMesh& m, float distance) {
-  // hash positions on a grid of cell `distance`; compare within the 27 cells
-  const float inv = 1.f / distance;
-  auto key = [](int64_t x, int64_t y, int64_t z) {
-    return uint64_t((x * 73856093) ^ (y * 19349663) ^ (z * 83492791));
-  };
-  std::unordered_multimap<uint64_t, uint32_t> grid;
+  // each vertex merges into the first kept one within `distance`, else is kept
+  NearPoints kept(distance);
   std::vector<int32_t> remap(m.positions.size());
   std::vector<Vec3f> pos;
   std::vector<Vec2f> uvs;
-  const float d2 = distance * distance;
   for (uint32_t i = 0; i < m.positions.size(); ++i) {
-    Vec3f p = m.positions[i];
-    int64_t cx = int64_t(std::floor(p.x * inv)), cy = int64_t(std::floor(p.y * inv)), cz = int64_t(std::floor(p.z * inv));
-    int32_t found = -1;
-    for (int64_t dx = -1; dx <= 1 && found < 0; ++dx)
-      for (int64_t dy = -1; dy <= 1 && found < 0; ++dy)
-        for (int64_t dz = -1; dz <= 1 && found < 0; ++dz) {
-          auto range = grid.equal_range(key(cx + dx, cy + dy, cz + dz));
-          for (auto it = range.first; it != range.second; ++it)
-            if (length2(pos[it->second] - p) <= d2) {
-              found = int32_t(it->second);
-              break;
-            }
-        }
+    const Vec3f p = m.positions[i];
+    int32_t found = kept.find(pos, p);
     if (found < 0) {
       found = int32_t(pos.size());
       pos.push_back(p);
       if (!m.uvs.empty()) uvs.push_back(m.uvs[i]);
-      grid.emplace(key(cx, cy, cz), uint32_t(found));
+      kept.add(p, uint32_t(found));
     }
     remap[i] = found;
   }

@@ -1,11 +1,10 @@
 #include "sim/model/mesh_check.h"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
-#include <unordered_map>
 
 #include "sim/core/error.h"
+#include "sim/model/near_points.h"
 #include "sim/model/topology.h"
 
 namespace cb {
@@ -58,31 +57,13 @@ constexpr float kCoincide = 1e-5f;
 void check_coincident(const TriMesh& m, MeshReport& r) {
   const float tol = kCoincide * length(bounds(m).extent());
   if (!(tol > 0.f)) return;
-  const float inv = 1.f / tol;
-  auto cell = [&](Vec3f p) {
-    return std::array<int64_t, 3>{int64_t(std::floor(p.x * inv)), int64_t(std::floor(p.y * inv)),
-                                  int64_t(std::floor(p.z * inv))};
-  };
-  auto key = [](int64_t x, int64_t y, int64_t z) { return uint64_t((x * 73856093) ^ (y * 19349663) ^ (z * 83492791)); };
-  std::unordered_multimap<uint64_t, uint32_t> grid;
+  NearPoints earlier(tol);
   size_t count = 0;
   uint32_t first_a = 0, first_b = 0;
   for (uint32_t i = 0; i < m.positions.size(); ++i) {
-    const Vec3f p = m.positions[i];
-    const auto c = cell(p);
-    bool found = false;
-    for (int64_t dx = -1; dx <= 1 && !found; ++dx)
-      for (int64_t dy = -1; dy <= 1 && !found; ++dy)
-        for (int64_t dz = -1; dz <= 1 && !found; ++dz) {
-          auto range = grid.equal_range(key(c[0] + dx, c[1] + dy, c[2] + dz));
-          for (auto it = range.first; it != range.second && !found; ++it)
-            if (length(m.positions[it->second] - p) <= tol) {
-              found = true;
-              if (count == 0) first_a = it->second, first_b = i;
-            }
-        }
-    if (found) ++count;
-    grid.emplace(key(c[0], c[1], c[2]), i);
+    const int32_t j = earlier.find(m.positions, m.positions[i]);
+    if (j >= 0 && count++ == 0) first_a = uint32_t(j), first_b = i;
+    earlier.add(m.positions[i], i);
   }
   if (count)
     r.warnings.push_back(where(m) + ": " + std::to_string(count) + " vertices coincide with another vertex (first: " +
