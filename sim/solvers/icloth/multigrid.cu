@@ -42,7 +42,7 @@ void level0_values(const Context& ctx, const SystemView& A, const uint32_t* diag
       } else if (k == diag[i]) {
         out[k] = diagonal_block(a, i);
       } else {
-        out[k] = a.K[a.pat.stored(i, k)] * ck;
+        out[k] = a.pat.load(a.K, a.pat.stored(i, k)) * ck;
       }
     }
   });

@@ -34,13 +34,13 @@ inline BlockColumns block_columns(const float* m) {
           _mm_shuffle_ps(u2, e, _MM_SHUFFLE(0, 0, 2, 0))};         // m02 m12 m22 m22
 }
 
-/// s + sum over b < len of (K[start + b stride] (p[cols[start + b stride]] - pi)) c.
-inline Vec3f add_stiffness_row_sse(const M3* K, const uint32_t* cols, uint32_t start, uint32_t len,
-                                   uint32_t stride, const Vec3f* p, Vec3f pi, float c, Vec3f s) {
+/// s + sum over b < len of (K[start + b] (p[cols[start + b]] - pi)) c: a row in CSR order.
+inline Vec3f add_stiffness_row_sse(const M3* K, const uint32_t* cols, uint32_t start, uint32_t len, const Vec3f* p,
+                                   Vec3f pi, float c, Vec3f s) {
   __m128 acc = _mm_setr_ps(s.x, s.y, s.z, 0.f);
   const __m128 cv = _mm_set1_ps(c);
   for (uint32_t b = 0; b < len; ++b) {
-    const uint32_t k = start + b * stride;
+    const uint32_t k = start + b;
     const BlockColumns col = block_columns(&K[k].m[0][0]);
     const Vec3f q = p[cols[k]] - pi;
     __m128 t = _mm_mul_ps(col.c0, _mm_set1_ps(q.x));

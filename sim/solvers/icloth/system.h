@@ -6,12 +6,14 @@
 // the CPU result does not depend on the thread count.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
 #include "sim/core/buffer.h"
 #include "sim/model/cloth_model.h"
 #include "sim/solvers/icloth/bending.h"
+#include "sim/solvers/icloth/mat3.h"
 #include "sim/solvers/icloth/membrane.h"
 
 namespace cb::icloth {
@@ -48,6 +50,13 @@ BlockPattern build_block_pattern(size_t nverts, const std::vector<Int3>& tris, c
 /// row each, read 32 consecutive blocks at each step of their rows (in CSR order
 /// a warp's loads were a row length of blocks apart). row_start / row_stride /
 /// stored give the positions; cols_stored holds the column of each position.
+///
+/// In SELL order the blocks' floats are also split by component: the 32
+/// positions of one slice step (k >> 5) hold their 9 components as 9 runs of 32
+/// floats, component c of position k at float (k >> 5) * 288 + 32 c + (k & 31).
+/// Each of a warp's 9 component loads then reads 128 consecutive bytes, where
+/// whole 36-byte blocks spread each load over 9 cache lines. A K in SELL order
+/// is only read and written through load / store.
 struct PatternView {
   int nverts = 0, nnz = 0;
   const uint32_t *row_offsets = nullptr, *cols = nullptr, *diag = nullptr;
@@ -63,6 +72,25 @@ struct PatternView {
   CB_HD uint32_t stored(int i, uint32_t k) const { return row_start(i) + (k - row_offsets[i]) * row_stride(); }
   /// Stored position of CSR block k.
   CB_HD uint32_t stored(uint32_t k) const { return slice_off ? stored(int(block_row[k]), k) : k; }
+  /// The block at stored position k of K (K: stored_blocks() blocks' floats).
+  CB_HD M3 load(const M3* K, uint32_t k) const {
+    if (!slice_off) return K[k];
+    const float* f = &K[0].m[0][0] + tile_float(k);
+    M3 b;
+    for (int c = 0; c < 9; ++c) b.m[c / 3][c % 3] = f[32 * c];
+    return b;
+  }
+  /// Writes block b at stored position k of K.
+  CB_HD void store(M3* K, uint32_t k, const M3& b) const {
+    if (!slice_off) {
+      K[k] = b;
+      return;
+    }
+    float* f = &K[0].m[0][0] + tile_float(k);
+    for (int c = 0; c < 9; ++c) f[32 * c] = b.m[c / 3][c % 3];
+  }
+  /// SELL order: the float of component 0 of stored position k (the class comment).
+  CB_HD static size_t tile_float(uint32_t k) { return size_t(k >> 5) * 288u + (k & 31u); }
 };
 
 /// Where K's blocks live (PatternView): Auto = SELL-32 on CUDA, CSR on the CPU.
@@ -78,7 +106,8 @@ struct DevicePattern {
   size_t bytes() const;
   /// Number of stored block positions (the size of K): nnz, or the padded SELL size.
   size_t stored_blocks() const { return stored_blocks_; }
-  /// K between CSR order and the stored order (host copies; tests and tools).
+  /// K between CSR order and the stored order (host copies; tests and tools; in
+  /// SELL order the stored copy's floats are split by component, PatternView).
   std::vector<M3> to_csr(const std::vector<M3>& stored) const;
   std::vector<M3> to_stored(const std::vector<M3>& csr) const;
 

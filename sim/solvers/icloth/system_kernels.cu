@@ -48,7 +48,7 @@ void gather_stiffness(const Context& ctx, const PatternView& pat, const ElementI
       uint32_t e = pat.bend_src[k], b = e / 16, li = (e % 16) / 4, lj = e % 4;
       add_outer(s, el.bend_hs[b], el.bend_gt[4 * b + li], el.bend_gt[4 * b + lj]);
     }
-    K[pat.stored(uint32_t(blk))] = s;
+    pat.store(K, pat.stored(uint32_t(blk)), s);
   });
 }
 

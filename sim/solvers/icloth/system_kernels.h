@@ -72,7 +72,7 @@ CB_HD inline float mass_diagonal(const SystemView& A, int i) { return (1.f + A.h
 
 /// (h beta + h^2) K_ii (kg): the stiffness part of A's diagonal block at vertex i.
 CB_HD inline M3 stiffness_diagonal(const SystemView& A, int i) {
-  return A.K[A.pat.stored(i, A.pat.diag[i])] * (A.h * A.beta + A.h * A.h);
+  return A.pat.load(A.K, A.pat.stored(i, A.pat.diag[i])) * (A.h * A.beta + A.h * A.h);
 }
 
 /// A scalar size of A's diagonal block at vertex i without contact terms (kg),
@@ -123,14 +123,14 @@ CB_HD inline Vec3f add_stiffness_row(const SystemView& A, const Vec3f* p, int i,
   // was, bit for bit.
   const Vec3f pi = A.k_differences ? p[i] : Vec3f{0.f, 0.f, 0.f};
 #ifdef CB_STIFFNESS_ROW_SSE
-  return add_stiffness_row_sse(A.K, A.pat.cols_stored, start, len, stride, p, pi, c, s);  // same rounding
-#else
+  if (!A.pat.slice_off)  // CSR: whole blocks (SELL splits them, PatternView)
+    return add_stiffness_row_sse(A.K, A.pat.cols_stored, start, len, p, pi, c, s);  // same rounding
+#endif
   for (uint32_t b = 0; b < len; ++b) {
     const uint32_t k = start + b * stride;
-    s += (A.K[k] * (p[A.pat.cols_stored[k]] - pi)) * c;
+    s += (A.pat.load(A.K, k) * (p[A.pat.cols_stored[k]] - pi)) * c;
   }
   return s;
-#endif
 }
 
 /// Row i of A p (A in kg: kg m/s for p in m/s); 0 at pinned vertices. With

@@ -77,9 +77,9 @@ struct Assembled {
 };
 
 Assembled assemble(const Context& ctx, const ClothModel& m, const ElementRest& r, const BlockPattern& bp,
-                   const std::vector<Vec3f>& x) {
+                   const std::vector<Vec3f>& x, BlockLayout layout = BlockLayout::Auto) {
   DevicePattern dp;
-  dp.upload(ctx, bp);
+  dp.upload(ctx, bp, layout);
   DeviceBuffer<Int3> tris(ctx, m.tris);
   DeviceBuffer<Int4> bends(ctx, m.topo.bends);
   DeviceBuffer<TriRest> tr(ctx, r.tris);
@@ -439,9 +439,10 @@ TEST(IClothCg, CoarseStartNeverIncreasesTheEnergyError) {
   }
 }
 
-// K in sliced ELL order (what CUDA uses) gives the same products, the same
-// Jacobi blocks and the same CG solution as in CSR order, on every backend (a
-// 12 x 10 grid: 120 rows, four slices, the last one partly empty)
+// K in sliced ELL order (what CUDA uses, its floats split by component) is
+// assembled to the same blocks and gives the same products, the same Jacobi
+// blocks and the same CG solution as in CSR order, on every backend (a 12 x 10
+// grid: 120 rows, four slices, the last one partly empty)
 TEST(IClothSystem, SellLayoutGivesTheSameSystemAsCsr) {
   const auto [m, r, bp, x] = deformed_sheet(12, 10, 1.f, 5, 0.005f);
   const size_t n = x.size();
@@ -452,7 +453,11 @@ TEST(IClothSystem, SellLayoutGivesTheSameSystemAsCsr) {
   std::vector<Vec3f> v(n);
   for (auto& p : v) p = Vec3f{u(rng), u(rng), u(rng)};
   for (const Context& ctx : test::backends()) {
-    const Assembled a = assemble(ctx, m, r, bp, x);  // K in CSR order
+    const Assembled a = assemble(ctx, m, r, bp, x, BlockLayout::Csr);
+    const Assembled sell = assemble(ctx, m, r, bp, x, BlockLayout::Sell32);  // back in CSR order
+    ASSERT_EQ(sell.K.size(), a.K.size());
+    for (size_t k = 0; k < a.K.size(); ++k)
+      EXPECT_EQ(std::memcmp(&sell.K[k], &a.K[k], sizeof(M3)), 0) << "the SELL assembly, block " << k;
     std::vector<Vec3f> y[2], sol[2];
     std::vector<M3> P[2];
     for (int l = 0; l < 2; ++l) {
