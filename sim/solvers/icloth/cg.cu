@@ -17,7 +17,7 @@ void CgScratch::resize(const Context& ctx, size_t n) {
   z.resize(ctx, n);
   p.resize(ctx, n);
   q.resize(ctx, n);
-  P.resize(ctx, n);
+  P.resize(ctx, split_blocks(n));  // in A's layout (block_jacobi)
   scalars.resize(ctx, 1);
 }
 
@@ -36,7 +36,7 @@ struct StartRow {
   CB_HD float operator()(int i) const {
     const Vec3f ri = a.inv_mass[i] == 0.f ? Vec3f{} : b[i] - system_row(a, x, i);
     r[i] = ri;
-    z[i] = P[i] * ri;
+    z[i] = load_block(P, uint32_t(i), a.pat.slice_off != nullptr) * ri;
     p[i] = z[i];
     return dot(ri, z[i]);
   }
@@ -64,12 +64,13 @@ struct UpdateRow {
   Vec3f *r, *z;
   const CgScalars* sc;
   bool multigrid;
+  bool split;  ///< P split by component (block_jacobi)
   CB_HD float operator()(int i) const {
     if (sc->done) return 0.f;
     const float a = float(sc->rz / sc->pq);
     x[i] += p[i] * a;
     r[i] -= q[i] * a;
-    const Vec3f zi = P[i] * r[i];
+    const Vec3f zi = load_block(P, uint32_t(i), split) * r[i];
     if (!multigrid) z[i] = zi;
     return dot(r[i], zi);
   }
@@ -120,8 +121,10 @@ void cg_init_scalars(const Context& ctx, const SystemView& A, const Vec3f* b, Cg
                      double floor, bool multigrid = false) {
   const float* w = A.inv_mass;
   const M3* P = s.P.data();
+  const bool split = A.pat.slice_off != nullptr;
   CgScalars* sc = s.scalars.data();
-  rows_sum(ctx, A.pat.nverts, [=] CB_HD(int i) { return w[i] == 0.f ? 0.f : dot(b[i], P[i] * b[i]); },
+  rows_sum(ctx, A.pat.nverts,
+           [=] CB_HD(int i) { return w[i] == 0.f ? 0.f : dot(b[i], load_block(P, uint32_t(i), split) * b[i]); },
            [=] CB_HD(double bb) {
              const double r0 = multigrid ? sc->rzj : sc->rz;
              const double scale = r0 < bb ? r0 : bb;
@@ -149,9 +152,11 @@ void cg_product(const Context& ctx, const SystemView& A, CgScratch& s) {
 // without a multigrid z = P r and it is the new r.z, which gives beta, the count
 // and the convergence test; with one it is rzj, the count and the test (z and
 // beta come from the V-cycle, mg_precondition)
-void cg_update(const Context& ctx, int n, Vec3f* x, CgScratch& s, bool multigrid = false) {
+void cg_update(const Context& ctx, const SystemView& A, Vec3f* x, CgScratch& s, bool multigrid = false) {
+  const int n = A.pat.nverts;
+  const bool split = A.pat.slice_off != nullptr;
   CgScalars* sc = s.scalars.data();
-  const UpdateRow row{x, s.p.data(), s.q.data(), s.P.data(), s.r.data(), s.z.data(), sc, multigrid};
+  const UpdateRow row{x, s.p.data(), s.q.data(), s.P.data(), s.r.data(), s.z.data(), sc, multigrid, split};
   rows_sum(ctx, n, row, [=] CB_HD(double rpr) {
     if (sc->done) return;
     if (multigrid) {
@@ -188,7 +193,7 @@ void mg_start(const Context& ctx, const SystemView& A, const Vec3f* b, const Vec
   rows_sum(ctx, A.pat.nverts, [=] CB_HD(int i) {
     const Vec3f ri = a.inv_mass[i] == 0.f ? Vec3f{} : b[i] - system_row(a, x, i);
     r[i] = ri;
-    return dot(ri, P[i] * ri);
+    return dot(ri, load_block(P, uint32_t(i), a.pat.slice_off != nullptr) * ri);
   }, [=] CB_HD(double rzj) {
     sc->rzj = rzj;
     if (restart) sc->done = done_at_start(rzj, *sc);
@@ -237,7 +242,7 @@ CgResult mg_pcg_solve(const Context& ctx, const SystemView& A, const Vec3f* b, V
   if (!host[0].done) mg_precondition(ctx, n, mg, s, true);
   while (!host[0].done) {  // one read-back an iteration: a V-cycle is many launches anyway
     cg_product(ctx, A, s);
-    cg_update(ctx, n, x, s, true);
+    cg_update(ctx, A, x, s, true);
     s.scalars.download(host);
     if (host[0].done) break;
     mg_precondition(ctx, n, mg, s, false);
@@ -266,7 +271,7 @@ CgResult pcg_solve(const Context& ctx, const SystemView& A, const Vec3f* b, Vec3
   for (int launched = 0; !host[0].done && launched < max_iter; launched += kCgBatch) {
     for (int k = 0; k < kCgBatch; ++k) {  // three launches an iteration
       cg_product(ctx, A, s);
-      cg_update(ctx, n, x, s);
+      cg_update(ctx, A, x, s);
       cg_direction(ctx, n, s);
     }
     s.scalars.download(host);

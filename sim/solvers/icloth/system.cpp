@@ -213,30 +213,18 @@ PatternView DevicePattern::view() const {
   return v;
 }
 
-namespace {
-
-// a host view of the layout: load / store need only whether it is SELL
-PatternView host_layout(bool sell) {
-  static const uint32_t any_slice = 0;  // never read: load / store test the pointer only
-  PatternView v;
-  v.slice_off = sell ? &any_slice : nullptr;
-  return v;
-}
-
-}  // namespace
-
 std::vector<M3> DevicePattern::to_csr(const std::vector<M3>& stored) const {
   if (stored.size() != stored_blocks_) throw std::invalid_argument("DevicePattern::to_csr: not a stored K");
-  const PatternView layout = host_layout(slice_off.size() > 0);
+  const bool split = slice_off.size() > 0;
   std::vector<M3> csr(h_position_.size());
-  for (size_t k = 0; k < csr.size(); ++k) csr[k] = layout.load(stored.data(), h_position_[k]);
+  for (size_t k = 0; k < csr.size(); ++k) csr[k] = load_block(stored.data(), h_position_[k], split);
   return csr;
 }
 
 std::vector<M3> DevicePattern::to_stored(const std::vector<M3>& csr) const {
-  const PatternView layout = host_layout(slice_off.size() > 0);
+  const bool split = slice_off.size() > 0;
   std::vector<M3> out(stored_blocks_);
-  for (size_t k = 0; k < csr.size(); ++k) layout.store(out.data(), h_position_.at(k), csr[k]);
+  for (size_t k = 0; k < csr.size(); ++k) store_block(out.data(), h_position_.at(k), csr[k], split);
   return out;
 }
 

@@ -42,6 +42,33 @@ struct BlockPattern {
 
 BlockPattern build_block_pattern(size_t nverts, const std::vector<Int3>& tris, const std::vector<Int4>& bends);
 
+/// Blocks split by component: the 32 blocks k with the same k >> 5 hold their 9
+/// components as 9 runs of 32 floats, component c of block k at float
+/// (k >> 5) * 288 + 32 c + (k & 31) (a warp's load of one component of 32
+/// consecutive blocks reads 128 consecutive bytes). An array of n such blocks
+/// takes split_blocks(n) blocks' memory.
+CB_HD inline size_t split_float(uint32_t k) { return size_t(k >> 5) * 288u + (k & 31u); }
+inline size_t split_blocks(size_t n) { return (n + 31) / 32 * 32; }
+
+/// Block k of array a, whole blocks or split by component (split_float).
+CB_HD inline M3 load_block(const M3* a, uint32_t k, bool split) {
+  if (!split) return a[k];
+  const float* f = &a[0].m[0][0] + split_float(k);
+  M3 b;
+  for (int c = 0; c < 9; ++c) b.m[c / 3][c % 3] = f[32 * c];
+  return b;
+}
+
+/// Writes block b as block k of array a (load_block's layouts).
+CB_HD inline void store_block(M3* a, uint32_t k, const M3& b, bool split) {
+  if (!split) {
+    a[k] = b;
+    return;
+  }
+  float* f = &a[0].m[0][0] + split_float(k);
+  for (int c = 0; c < 9; ++c) f[32 * c] = b.m[c / 3][c % 3];
+}
+
 /// Raw pointers to the backend copy of the pattern (kernel arguments).
 ///
 /// Where the blocks of K live: on the CPU in CSR order (block k of the pattern
@@ -51,12 +78,11 @@ BlockPattern build_block_pattern(size_t nverts, const std::vector<Int3>& tris, c
 /// a warp's loads were a row length of blocks apart). row_start / row_stride /
 /// stored give the positions; cols_stored holds the column of each position.
 ///
-/// In SELL order the blocks' floats are also split by component: the 32
-/// positions of one slice step (k >> 5) hold their 9 components as 9 runs of 32
-/// floats, component c of position k at float (k >> 5) * 288 + 32 c + (k & 31).
-/// Each of a warp's 9 component loads then reads 128 consecutive bytes, where
-/// whole 36-byte blocks spread each load over 9 cache lines. A K in SELL order
-/// is only read and written through load / store.
+/// In SELL order the blocks' floats are also split by component (split_float:
+/// the 32 positions of one slice step hold 9 runs of 32 floats), so each of a
+/// warp's 9 component loads reads 128 consecutive bytes, where whole 36-byte
+/// blocks spread each load over 9 cache lines. A K in SELL order is only read
+/// and written through load / store.
 struct PatternView {
   int nverts = 0, nnz = 0;
   const uint32_t *row_offsets = nullptr, *cols = nullptr, *diag = nullptr;
@@ -73,24 +99,9 @@ struct PatternView {
   /// Stored position of CSR block k.
   CB_HD uint32_t stored(uint32_t k) const { return slice_off ? stored(int(block_row[k]), k) : k; }
   /// The block at stored position k of K (K: stored_blocks() blocks' floats).
-  CB_HD M3 load(const M3* K, uint32_t k) const {
-    if (!slice_off) return K[k];
-    const float* f = &K[0].m[0][0] + tile_float(k);
-    M3 b;
-    for (int c = 0; c < 9; ++c) b.m[c / 3][c % 3] = f[32 * c];
-    return b;
-  }
+  CB_HD M3 load(const M3* K, uint32_t k) const { return load_block(K, k, slice_off != nullptr); }
   /// Writes block b at stored position k of K.
-  CB_HD void store(M3* K, uint32_t k, const M3& b) const {
-    if (!slice_off) {
-      K[k] = b;
-      return;
-    }
-    float* f = &K[0].m[0][0] + tile_float(k);
-    for (int c = 0; c < 9; ++c) f[32 * c] = b.m[c / 3][c % 3];
-  }
-  /// SELL order: the float of component 0 of stored position k (the class comment).
-  CB_HD static size_t tile_float(uint32_t k) { return size_t(k >> 5) * 288u + (k & 31u); }
+  CB_HD void store(M3* K, uint32_t k, const M3& b) const { store_block(K, k, b, slice_off != nullptr); }
 };
 
 /// Where K's blocks live (PatternView): Auto = SELL-32 on CUDA, CSR on the CPU.

@@ -87,14 +87,11 @@ void system_diagonal_blocks(const Context& ctx, const SystemView& A, M3* B) {
 }
 
 void block_jacobi(const Context& ctx, const SystemView& A, M3* P) {
+  const bool split = A.pat.slice_off != nullptr;
   parallel_for(ctx, A.pat.nverts, [=] CB_HD(int i) {
-    if (A.inv_mass[i] == 0.f) {
-      P[i] = M3{};
-      return;
-    }
     M3 inv;
-    if (!invert(diagonal_block(A, i), inv)) inv = M3::identity(1.f / mass_diagonal(A, i));
-    P[i] = inv;
+    if (A.inv_mass[i] != 0.f && !invert(diagonal_block(A, i), inv)) inv = M3::identity(1.f / mass_diagonal(A, i));
+    store_block(P, uint32_t(i), inv, split);  // 0 at a pin
   });
 }
 

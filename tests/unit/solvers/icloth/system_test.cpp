@@ -467,14 +467,15 @@ TEST(IClothSystem, SellLayoutGivesTheSameSystemAsCsr) {
       ASSERT_EQ(back.size(), a.K.size());
       for (size_t k = 0; k < back.size(); ++k)
         EXPECT_EQ(std::memcmp(&back[k], &a.K[k], sizeof(M3)), 0) << "the layout's round trip, block " << k;
-      DeviceBuffer<M3> Pd(ctx, n);
+      DeviceBuffer<M3> Pd(ctx, split_blocks(n));
       DeviceBuffer<Vec3f> dv(ctx, v), dy(ctx, n), dsol(ctx, n);
       apply_system(ctx, A, dv.data(), dy.data());
       block_jacobi(ctx, A, Pd.data());
       CgScratch s;
       pcg_solve(ctx, A, dy.data(), dsol.data(), s, 50, 1e-6f);
       y[l] = dy.to_host();
-      P[l] = Pd.to_host();
+      const std::vector<M3> Ph = Pd.to_host();  // split by component in SELL order
+      for (size_t i = 0; i < n; ++i) P[l].push_back(load_block(Ph.data(), uint32_t(i), l == 1));
       sol[l] = dsol.to_host();
     }
     for (size_t i = 0; i < n; ++i) {
