@@ -6,6 +6,8 @@
 //    the dress is the garment mesh as it is: clothbox-cli run on its scene);
 //  - BM_IClothGpu*: the same at ~200,000 triangles (the paper's GPU sizes);
 //  - *Multigrid: the sphere and funnel with the multigrid-preconditioned PCG;
+//  - BM_IClothGpuFunnelWholeBlocks: the 200k funnel with the system's blocks stored
+//    whole instead of split by component (IClothParams::split_blocks);
 //  - BM_IClothGpuFunnelFine/W: the 200k funnel with the fine-mesh settings after
 //    W warm-up frames (5: free fall; 30: stacked);
 //  - BM_IClothTimeStep/N: the sphere scene with one implicit step of 1/N s per
@@ -116,14 +118,16 @@ void scene_bench(benchmark::State& state, const char* file) {
 // filter alone); multigrid: the PCG's multigrid preconditioner (multigrid.h)
 // fine: the fine-mesh settings (stiffness product on differences, the PCG's
 // coarse start; opt-in, RESULTS.md, twentieth session)
+// split_blocks: IClothParams::split_blocks (the default: true)
 void large_bench(benchmark::State& state, const char* file, int n, int warmup, int64_t springs = 10,
-                 bool multigrid = false, bool fine = false) {
+                 bool multigrid = false, bool fine = false, bool split_blocks = true) {
   SceneSpec s = scene_file(file);
   for (ClothSpec& c : s.cloths) refine_grid(c, n, n);
   s.solver_params["proximity_stiffness"] = std::to_string(springs);
   s.solver_params["multigrid"] = multigrid ? "true" : "false";
   s.solver_params["stiffness_on_differences"] = fine ? "true" : "false";
   s.solver_params["cg_coarse_start"] = fine ? "true" : "false";
+  s.solver_params["split_blocks"] = split_blocks ? "true" : "false";
   World w(bench_context(), s);
   run_frames(state, w, warmup);
 }
@@ -164,6 +168,13 @@ void BM_IClothLargeSphereMultigrid(benchmark::State& s) { large_bench(s, "icloth
 void BM_IClothLargeFunnelMultigrid(benchmark::State& s) { large_bench(s, "icloth_funnel.json", 58, 30, 10, true); }
 void BM_IClothGpuSphereMultigrid(benchmark::State& s) { large_bench(s, "icloth_sphere.json", 224, 30, 10, true); }
 void BM_IClothGpuFunnelMultigrid(benchmark::State& s) { large_bench(s, "icloth_funnel.json", 183, 30, 10, true); }
+
+// the funnel with K and the Jacobi blocks stored as whole 36-byte blocks
+// instead of split by component (IClothParams::split_blocks): the layout's
+// effect in one run
+void BM_IClothGpuFunnelWholeBlocks(benchmark::State& s) {
+  large_bench(s, "icloth_funnel.json", 183, 30, s.range(0), false, false, false);
+}
 
 // the funnel with the fine-mesh settings, in free fall (Arg 5: frames 6-8) and
 // stacked (Arg 30: frames 31-33)
@@ -233,6 +244,7 @@ BENCHMARK(BM_IClothLargeSphereMultigrid)->Unit(benchmark::kMillisecond)->Iterati
 BENCHMARK(BM_IClothLargeFunnelMultigrid)->Unit(benchmark::kMillisecond)->Iterations(10);
 BENCHMARK(BM_IClothGpuSphereMultigrid)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_IClothGpuFunnelMultigrid)->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_IClothGpuFunnelWholeBlocks)->Arg(10)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_IClothGpuFunnelFine)->Arg(5)->Arg(30)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_IClothGpuFunnelFineMultigrid)->Arg(5)->Arg(30)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_IClothGpuSphere)->Unit(benchmark::kMillisecond)->Iterations(3);

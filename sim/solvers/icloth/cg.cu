@@ -36,7 +36,7 @@ struct StartRow {
   CB_HD float operator()(int i) const {
     const Vec3f ri = a.inv_mass[i] == 0.f ? Vec3f{} : b[i] - system_row(a, x, i);
     r[i] = ri;
-    z[i] = load_block(P, uint32_t(i), a.pat.slice_off != nullptr) * ri;
+    z[i] = load_block(P, uint32_t(i), a.pat.split) * ri;
     p[i] = z[i];
     return dot(ri, z[i]);
   }
@@ -121,7 +121,7 @@ void cg_init_scalars(const Context& ctx, const SystemView& A, const Vec3f* b, Cg
                      double floor, bool multigrid = false) {
   const float* w = A.inv_mass;
   const M3* P = s.P.data();
-  const bool split = A.pat.slice_off != nullptr;
+  const bool split = A.pat.split;
   CgScalars* sc = s.scalars.data();
   rows_sum(ctx, A.pat.nverts,
            [=] CB_HD(int i) { return w[i] == 0.f ? 0.f : dot(b[i], load_block(P, uint32_t(i), split) * b[i]); },
@@ -154,7 +154,7 @@ void cg_product(const Context& ctx, const SystemView& A, CgScratch& s) {
 // beta come from the V-cycle, mg_precondition)
 void cg_update(const Context& ctx, const SystemView& A, Vec3f* x, CgScratch& s, bool multigrid = false) {
   const int n = A.pat.nverts;
-  const bool split = A.pat.slice_off != nullptr;
+  const bool split = A.pat.split;
   CgScalars* sc = s.scalars.data();
   const UpdateRow row{x, s.p.data(), s.q.data(), s.P.data(), s.r.data(), s.z.data(), sc, multigrid, split};
   rows_sum(ctx, n, row, [=] CB_HD(double rpr) {
@@ -193,7 +193,7 @@ void mg_start(const Context& ctx, const SystemView& A, const Vec3f* b, const Vec
   rows_sum(ctx, A.pat.nverts, [=] CB_HD(int i) {
     const Vec3f ri = a.inv_mass[i] == 0.f ? Vec3f{} : b[i] - system_row(a, x, i);
     r[i] = ri;
-    return dot(ri, load_block(P, uint32_t(i), a.pat.slice_off != nullptr) * ri);
+    return dot(ri, load_block(P, uint32_t(i), a.pat.split) * ri);
   }, [=] CB_HD(double rzj) {
     sc->rzj = rzj;
     if (restart) sc->done = done_at_start(rzj, *sc);

@@ -70,6 +70,8 @@ ParamTable IClothParams::to_table() const {
             "most frames whose kinetic energy gain is capped after taking over a state (0 = off)");
   t.group("diagnostics");
   t.add_bool("count_intersections", count_intersections, "count intersecting triangle pairs after each frame");
+  t.add_bool("split_blocks", split_blocks,
+             "CUDA: the system's 3x3 blocks stored split by component (same results; a layout to measure)");
   return t;
 }
 
@@ -112,6 +114,7 @@ std::string IClothParams::from_table(const ParamTable& t, IClothParams* out) {
   p.untangle = t.get_bool("untangle");
   p.incremental_ccd = t.get_bool("incremental_ccd");
   p.count_intersections = t.get_bool("count_intersections");
+  p.split_blocks = t.get_bool("split_blocks");
   p.settle_passes = t.get_int("settle_passes");
   p.ease_frames = t.get_int("ease_frames");
   std::string err = p.validate();

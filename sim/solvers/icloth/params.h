@@ -112,6 +112,12 @@ struct IClothParams {
   /// run the penetration counter after every frame (stat "intersecting pairs");
   /// off by default: World already counts after every frame
   bool count_intersections = false;
+  /// On CUDA (K in SELL order), store K's and the block-Jacobi inverses' floats
+  /// split by component (system.h, split_float) for whole-line loads; false:
+  /// whole 36-byte blocks. Same results either way (same arithmetic); a switch
+  /// to measure one against the other (BM_IClothGpuFunnelWholeBlocks). No effect
+  /// on the CPU backend (CSR order).
+  bool split_blocks = true;
 
   /// "" when valid, else the first problem.
   std::string validate() const;

@@ -193,8 +193,14 @@ std::string IClothSolver::set_params(const ParamTable& table) {
   std::string err = IClothParams::from_table(table, &p);
   if (!err.empty()) return err;
   bool rest_changed = p.weft_ratio != params_.weft_ratio || p.thickness != params_.thickness;
+  const bool layout_changed = p.split_blocks != params_.split_blocks;
   params_ = p;
   if (rest_changed) rebuild_rest();
+  if (layout_changed) {  // K is gathered anew every step, in the new layout
+    const ClothModel& m = *impl_->model;
+    impl_->pattern.upload(ctx_, build_block_pattern(m.num_vertices(), m.tris, m.topo.bends), BlockLayout::Auto,
+                          params_.split_blocks);
+  }
   return "";
 }
 

@@ -165,8 +165,10 @@ void sell_layout(const BlockPattern& p, std::vector<uint32_t>& slice_off, std::v
 
 }  // namespace
 
-void DevicePattern::upload(const Context& ctx, const BlockPattern& p, BlockLayout layout) {
-  if (layout == BlockLayout::Sell32 || (layout == BlockLayout::Auto && ctx.is_cuda())) {
+void DevicePattern::upload(const Context& ctx, const BlockPattern& p, BlockLayout layout, bool split) {
+  const bool sell = layout == BlockLayout::Sell32 || (layout == BlockLayout::Auto && ctx.is_cuda());
+  split_ = sell && split;
+  if (sell) {
     std::vector<uint32_t> so, br, cs;
     sell_layout(p, so, h_position_, br, cs);
     slice_off.upload(ctx, so);
@@ -210,21 +212,20 @@ PatternView DevicePattern::view() const {
   v.slice_off = slice_off.size() ? slice_off.data() : nullptr;
   v.block_row = block_row.size() ? block_row.data() : nullptr;
   v.cols_stored = slice_off.size() ? cols_sell.data() : cols.data();
+  v.split = split_;
   return v;
 }
 
 std::vector<M3> DevicePattern::to_csr(const std::vector<M3>& stored) const {
   if (stored.size() != stored_blocks_) throw std::invalid_argument("DevicePattern::to_csr: not a stored K");
-  const bool split = slice_off.size() > 0;
   std::vector<M3> csr(h_position_.size());
-  for (size_t k = 0; k < csr.size(); ++k) csr[k] = load_block(stored.data(), h_position_[k], split);
+  for (size_t k = 0; k < csr.size(); ++k) csr[k] = load_block(stored.data(), h_position_[k], split_);
   return csr;
 }
 
 std::vector<M3> DevicePattern::to_stored(const std::vector<M3>& csr) const {
-  const bool split = slice_off.size() > 0;
   std::vector<M3> out(stored_blocks_);
-  for (size_t k = 0; k < csr.size(); ++k) store_block(out.data(), h_position_.at(k), csr[k], split);
+  for (size_t k = 0; k < csr.size(); ++k) store_block(out.data(), h_position_.at(k), csr[k], split_);
   return out;
 }
 

@@ -78,11 +78,11 @@ CB_HD inline void store_block(M3* a, uint32_t k, const M3& b, bool split) {
 /// a warp's loads were a row length of blocks apart). row_start / row_stride /
 /// stored give the positions; cols_stored holds the column of each position.
 ///
-/// In SELL order the blocks' floats are also split by component (split_float:
-/// the 32 positions of one slice step hold 9 runs of 32 floats), so each of a
-/// warp's 9 component loads reads 128 consecutive bytes, where whole 36-byte
-/// blocks spread each load over 9 cache lines. A K in SELL order is only read
-/// and written through load / store.
+/// In SELL order the blocks' floats are also split by component (`split`,
+/// split_float: the 32 positions of one slice step hold 9 runs of 32 floats), so
+/// each of a warp's 9 component loads reads 128 consecutive bytes, where whole
+/// 36-byte blocks spread each load over 9 cache lines. K is only read and
+/// written through load / store.
 struct PatternView {
   int nverts = 0, nnz = 0;
   const uint32_t *row_offsets = nullptr, *cols = nullptr, *diag = nullptr;
@@ -91,6 +91,7 @@ struct PatternView {
   const uint32_t* slice_off = nullptr;    ///< (nslices + 1) SELL-32 slice starts; nullptr: CSR
   const uint32_t* block_row = nullptr;    ///< (nnz) row of each CSR block (SELL only)
   const uint32_t* cols_stored = nullptr;  ///< column of each stored position
+  bool split = false;                     ///< K's blocks split by component (SELL only)
   CB_HD uint32_t row_len(int i) const { return row_offsets[i + 1] - row_offsets[i]; }
   CB_HD uint32_t row_start(int i) const { return slice_off ? slice_off[i >> 5] + uint32_t(i & 31) : row_offsets[i]; }
   CB_HD uint32_t row_stride() const { return slice_off ? 32u : 1u; }
@@ -99,9 +100,9 @@ struct PatternView {
   /// Stored position of CSR block k.
   CB_HD uint32_t stored(uint32_t k) const { return slice_off ? stored(int(block_row[k]), k) : k; }
   /// The block at stored position k of K (K: stored_blocks() blocks' floats).
-  CB_HD M3 load(const M3* K, uint32_t k) const { return load_block(K, k, slice_off != nullptr); }
+  CB_HD M3 load(const M3* K, uint32_t k) const { return load_block(K, k, split); }
   /// Writes block b at stored position k of K.
-  CB_HD void store(M3* K, uint32_t k, const M3& b) const { store_block(K, k, b, slice_off != nullptr); }
+  CB_HD void store(M3* K, uint32_t k, const M3& b) const { store_block(K, k, b, split); }
 };
 
 /// Where K's blocks live (PatternView): Auto = SELL-32 on CUDA, CSR on the CPU.
@@ -112,7 +113,9 @@ struct DevicePattern {
   DeviceBuffer<uint32_t> row_offsets, cols, diag, tri_src_off, tri_src, bend_src_off, bend_src;
   DeviceBuffer<uint32_t> vtri_off, vtri, vbend_off, vbend;
   DeviceBuffer<uint32_t> slice_off, block_row, cols_sell;  ///< empty in CSR layout
-  void upload(const Context& ctx, const BlockPattern& p, BlockLayout layout = BlockLayout::Auto);
+  /// `split`: in SELL order, K's blocks split by component (PatternView; false:
+  /// whole blocks, to measure one against the other). No effect in CSR order.
+  void upload(const Context& ctx, const BlockPattern& p, BlockLayout layout = BlockLayout::Auto, bool split = true);
   PatternView view() const;
   size_t bytes() const;
   /// Number of stored block positions (the size of K): nnz, or the padded SELL size.
@@ -124,6 +127,7 @@ struct DevicePattern {
 
  private:
   std::vector<uint32_t> h_position_;  ///< (nnz) stored position of each CSR block
+  bool split_ = false;                ///< PatternView::split
   size_t stored_blocks_ = 0;
 };
 

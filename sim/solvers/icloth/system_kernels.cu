@@ -87,7 +87,7 @@ void system_diagonal_blocks(const Context& ctx, const SystemView& A, M3* B) {
 }
 
 void block_jacobi(const Context& ctx, const SystemView& A, M3* P) {
-  const bool split = A.pat.slice_off != nullptr;
+  const bool split = A.pat.split;
   parallel_for(ctx, A.pat.nverts, [=] CB_HD(int i) {
     M3 inv;
     if (A.inv_mass[i] != 0.f && !invert(diagonal_block(A, i), inv)) inv = M3::identity(1.f / mass_diagonal(A, i));

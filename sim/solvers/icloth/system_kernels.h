@@ -195,8 +195,8 @@ void apply_system(const Context& ctx, const SystemView& A, const Vec3f* p, Vec3f
 void system_diagonal_blocks(const Context& ctx, const SystemView& A, M3* B);
 
 /// Block-Jacobi preconditioner: block i of P = inverse of A's diagonal block (0 at
-/// pins). In SELL order (A.pat.slice_off) P is split by component like K
-/// (load_block(P, i, true)) and takes split_blocks(nverts) blocks.
+/// pins). Where K is split by component (A.pat.split) so is P, by row
+/// (load_block(P, i, true)); it takes split_blocks(nverts) blocks.
 void block_jacobi(const Context& ctx, const SystemView& A, M3* P);
 
 }  // namespace cb::icloth

@@ -77,9 +77,9 @@ struct Assembled {
 };
 
 Assembled assemble(const Context& ctx, const ClothModel& m, const ElementRest& r, const BlockPattern& bp,
-                   const std::vector<Vec3f>& x, BlockLayout layout = BlockLayout::Auto) {
+                   const std::vector<Vec3f>& x, BlockLayout layout = BlockLayout::Auto, bool split = true) {
   DevicePattern dp;
-  dp.upload(ctx, bp, layout);
+  dp.upload(ctx, bp, layout, split);
   DeviceBuffer<Int3> tris(ctx, m.tris);
   DeviceBuffer<Int4> bends(ctx, m.topo.bends);
   DeviceBuffer<TriRest> tr(ctx, r.tris);
@@ -180,8 +180,8 @@ struct DeviceSystem {
   SystemView A;
   DeviceSystem(const Context& ctx, const BlockPattern& bp, const std::vector<M3>& K_csr, const std::vector<float>& m,
                const std::vector<float>& al, const std::vector<float>& inv_mass,
-               BlockLayout layout = BlockLayout::Auto) {
-    dp.upload(ctx, bp, layout);
+               BlockLayout layout = BlockLayout::Auto, bool split = true) {
+    dp.upload(ctx, bp, layout, split);
     K.upload(ctx, dp.to_stored(K_csr));
     mass.upload(ctx, m);
     alpha.upload(ctx, al);
@@ -439,10 +439,10 @@ TEST(IClothCg, CoarseStartNeverIncreasesTheEnergyError) {
   }
 }
 
-// K in sliced ELL order (what CUDA uses, its floats split by component) is
-// assembled to the same blocks and gives the same products, the same Jacobi
-// blocks and the same CG solution as in CSR order, on every backend (a 12 x 10
-// grid: 120 rows, four slices, the last one partly empty)
+// K in sliced ELL order (what CUDA uses), its floats split by component or in
+// whole blocks, is assembled to the same blocks and gives the same products,
+// the same Jacobi blocks and the same CG solution as in CSR order, on every
+// backend (a 12 x 10 grid: 120 rows, four slices, the last one partly empty)
 TEST(IClothSystem, SellLayoutGivesTheSameSystemAsCsr) {
   const auto [m, r, bp, x] = deformed_sheet(12, 10, 1.f, 5, 0.005f);
   const size_t n = x.size();
@@ -452,21 +452,30 @@ TEST(IClothSystem, SellLayoutGivesTheSameSystemAsCsr) {
   std::uniform_real_distribution<float> u(-1, 1);
   std::vector<Vec3f> v(n);
   for (auto& p : v) p = Vec3f{u(rng), u(rng), u(rng)};
+  struct Layout {
+    BlockLayout order;
+    bool split;
+    const char* name;
+  };
+  const Layout layouts[3] = {{BlockLayout::Csr, false, "CSR"},
+                             {BlockLayout::Sell32, true, "SELL, split"},
+                             {BlockLayout::Sell32, false, "SELL, whole blocks"}};
   for (const Context& ctx : test::backends()) {
     const Assembled a = assemble(ctx, m, r, bp, x, BlockLayout::Csr);
-    const Assembled sell = assemble(ctx, m, r, bp, x, BlockLayout::Sell32);  // back in CSR order
-    ASSERT_EQ(sell.K.size(), a.K.size());
-    for (size_t k = 0; k < a.K.size(); ++k)
-      EXPECT_EQ(std::memcmp(&sell.K[k], &a.K[k], sizeof(M3)), 0) << "the SELL assembly, block " << k;
-    std::vector<Vec3f> y[2], sol[2];
-    std::vector<M3> P[2];
-    for (int l = 0; l < 2; ++l) {
-      const DeviceSystem sys(ctx, bp, a.K, m.mass, alpha, w, l ? BlockLayout::Sell32 : BlockLayout::Csr);
+    std::vector<Vec3f> y[3], sol[3];
+    std::vector<M3> P[3];
+    for (int l = 0; l < 3; ++l) {
+      const Layout& lay = layouts[l];
+      const Assembled own = assemble(ctx, m, r, bp, x, lay.order, lay.split);  // back in CSR order
+      ASSERT_EQ(own.K.size(), a.K.size());
+      for (size_t k = 0; k < a.K.size(); ++k)
+        EXPECT_EQ(std::memcmp(&own.K[k], &a.K[k], sizeof(M3)), 0) << lay.name << ": the assembly, block " << k;
+      const DeviceSystem sys(ctx, bp, a.K, m.mass, alpha, w, lay.order, lay.split);
       const SystemView& A = sys.A;
       const std::vector<M3> back = sys.dp.to_csr(sys.dp.to_stored(a.K));
       ASSERT_EQ(back.size(), a.K.size());
       for (size_t k = 0; k < back.size(); ++k)
-        EXPECT_EQ(std::memcmp(&back[k], &a.K[k], sizeof(M3)), 0) << "the layout's round trip, block " << k;
+        EXPECT_EQ(std::memcmp(&back[k], &a.K[k], sizeof(M3)), 0) << lay.name << ": the round trip, block " << k;
       DeviceBuffer<M3> Pd(ctx, split_blocks(n));
       DeviceBuffer<Vec3f> dv(ctx, v), dy(ctx, n), dsol(ctx, n);
       apply_system(ctx, A, dv.data(), dy.data());
@@ -474,19 +483,20 @@ TEST(IClothSystem, SellLayoutGivesTheSameSystemAsCsr) {
       CgScratch s;
       pcg_solve(ctx, A, dy.data(), dsol.data(), s, 50, 1e-6f);
       y[l] = dy.to_host();
-      const std::vector<M3> Ph = Pd.to_host();  // split by component in SELL order
-      for (size_t i = 0; i < n; ++i) P[l].push_back(load_block(Ph.data(), uint32_t(i), l == 1));
+      const std::vector<M3> Ph = Pd.to_host();  // split by row where K is split
+      for (size_t i = 0; i < n; ++i) P[l].push_back(load_block(Ph.data(), uint32_t(i), A.pat.split));
       sol[l] = dsol.to_host();
     }
-    for (size_t i = 0; i < n; ++i) {
-      EXPECT_EQ(y[0][i], y[1][i]) << backend_name(ctx.backend) << " row " << i;
-      for (int p = 0; p < 3; ++p)
-        for (int q = 0; q < 3; ++q) EXPECT_EQ(P[0][i].m[p][q], P[1][i].m[p][q]) << "row " << i;
-      EXPECT_EQ(sol[0][i], sol[1][i]) << backend_name(ctx.backend) << " row " << i;
-    }
+    for (int l = 1; l < 3; ++l)
+      for (size_t i = 0; i < n; ++i) {
+        const char* name = layouts[l].name;
+        EXPECT_EQ(y[0][i], y[l][i]) << backend_name(ctx.backend) << ", " << name << ", row " << i;
+        for (int p = 0; p < 3; ++p)
+          for (int q = 0; q < 3; ++q) EXPECT_EQ(P[0][i].m[p][q], P[l][i].m[p][q]) << name << ", row " << i;
+        EXPECT_EQ(sol[0][i], sol[l][i]) << backend_name(ctx.backend) << ", " << name << ", row " << i;
+      }
   }
 }
-
 
 // Solves A x = b from `guess` with block-Jacobi and with multigrid PCG (to 1e-6,
 // at most 5000 iterations): both meet the tolerance and land within 1 cm/s of
