@@ -15,14 +15,21 @@ const ImU32 kStageColors[] = {IM_COL32(240, 120, 60, 255), IM_COL32(90, 170, 250
                               IM_COL32(230, 200, 70, 255), IM_COL32(200, 110, 230, 255), IM_COL32(90, 220, 210, 255),
                               IM_COL32(250, 120, 160, 255), IM_COL32(180, 180, 180, 255)};
 
-// step time split by stage: one line per stage over the last frames
+// step time split by stage: one line per stage over the last frames. The
+// scale is the largest value of any line: the intersection check runs after the
+// step (World::finish_stats), outside the white line, and can exceed it (a
+// process descheduled during the check drew its line far above the plot, over
+// the Solver panel); the lines are clipped to the plot all the same.
 void stage_plot(const StatsHistory& h) {
   ImVec2 size(ImGui::GetContentRegionAvail().x, 110.f);
   ImVec2 p0 = ImGui::GetCursorScreenPos();
+  const ImVec2 p1(p0.x + size.x, p0.y + size.y);
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->AddRectFilled(p0, ImVec2(p0.x + size.x, p0.y + size.y), IM_COL32(25, 25, 28, 255));
+  dl->AddRectFilled(p0, p1, IM_COL32(25, 25, 28, 255));
   float top = 0.1f;
   for (float v : h.step_ms) top = std::max(top, v);
+  for (const std::vector<float>& s : h.samples)
+    for (float v : s) top = std::max(top, v);
   const size_t n = h.step_ms.size();
   auto line = [&](const std::vector<float>& s, ImU32 col) {
     for (size_t i = 1; i < s.size(); ++i) {
@@ -30,10 +37,14 @@ void stage_plot(const StatsHistory& h) {
       dl->AddLine(ImVec2(x0, p0.y + size.y * (1.f - s[i - 1] / top)), ImVec2(x1, p0.y + size.y * (1.f - s[i] / top)), col);
     }
   };
+  dl->PushClipRect(p0, p1, true);
   line(h.step_ms, IM_COL32(255, 255, 255, 200));
   for (size_t k = 0; k < h.samples.size(); ++k) line(h.samples[k], kStageColors[k % 8]);
+  dl->PopClipRect();
   ImGui::Dummy(size);
-  ImGui::TextDisabled("max %.2f ms over %zu frames; white = whole step", top, n);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("max %.2f ms over %zu frames; white = the step (the intersection check is after it)", top, n);
+  ImGui::PopStyleColor();
   for (size_t k = 0; k < h.stages.size(); ++k) {
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kStageColors[k % 8]), "%-18s %7.3f ms", h.stages[k].c_str(),
                        h.samples[k].empty() ? 0.f : h.samples[k].back());
