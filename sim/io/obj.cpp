@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "sim/core/error.h"
+#include "sim/model/mesh_check.h"
 #include "sim/model/near_points.h"
 
 namespace cb {
@@ -93,9 +94,10 @@ std::vector<Vec3f> read_obj_positions(const std::string& path) {
       v.x = std::strtof(p + 2, &q);
       v.y = std::strtof(q, &q);
       v.z = std::strtof(q, &q);
-      if (q == p + 2 || !is_finite(v))
-        throw Error(path + ": line " + std::to_string(line) + ": vertex " + std::to_string(out.size() + 1) +
-                    " has a non-finite or unreadable coordinate");
+      const std::string vertex = path + ": line " + std::to_string(line) + ": vertex " + std::to_string(out.size() + 1);
+      if (q == p + 2 || !is_finite(v)) throw Error(vertex + " has a non-finite or unreadable coordinate");
+      const std::string problem = coordinate_problem(v);
+      if (!problem.empty()) throw Error(vertex + " " + problem);
       out.push_back(v);
     }
     const char* nl = static_cast<const char*>(std::memchr(p, '\n', size_t(end - p)));

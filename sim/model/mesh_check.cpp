@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "sim/core/error.h"
 #include "sim/model/near_points.h"
@@ -13,11 +14,13 @@ namespace {
 std::string where(const TriMesh& m) { return m.source.empty() ? std::string("mesh") : m.source; }
 
 void check_vertices(const TriMesh& m, MeshReport& r) {
-  for (size_t v = 0; v < m.positions.size(); ++v)
-    if (!is_finite(m.positions[v])) {
-      r.errors.push_back(where(m) + ": vertex " + std::to_string(v + 1) + " has a non-finite coordinate (NaN or inf)");
+  for (size_t v = 0; v < m.positions.size(); ++v) {
+    const std::string problem = coordinate_problem(m.positions[v]);
+    if (!problem.empty()) {
+      r.errors.push_back(where(m) + ": vertex " + std::to_string(v + 1) + " " + problem);
       return;
     }
+  }
 }
 
 bool check_triangles(const TriMesh& m, MeshReport& r) {
@@ -72,6 +75,16 @@ void check_coincident(const TriMesh& m, MeshReport& r) {
 }
 
 }  // namespace
+
+std::string coordinate_problem(Vec3f v) {
+  if (!is_finite(v)) return "has a non-finite coordinate (NaN or inf)";
+  const float far = std::max(std::fabs(v.x), std::max(std::fabs(v.y), std::fabs(v.z)));
+  if (far <= kMaxCoordinate) return "";
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "lies %.3g m from the origin, beyond the %.0e m a scene may span (wrong units?)",
+                double(far), double(kMaxCoordinate));
+  return buf;
+}
 
 MeshReport check_mesh(const TriMesh& m) {
   MeshReport r;

@@ -83,6 +83,8 @@ Vec3f JsonReader::vec3_value(const json& v, const std::string& path) const {
   for (int i = 0; i < 3; ++i) {
     if (!v[size_t(i)].is_number() || !std::isfinite(v[size_t(i)].get<double>()))
       fail(path, "expected [x, y, z] of finite numbers, got " + describe(v));
+    if (!(std::fabs(v[size_t(i)].get<double>()) <= double(kMaxComponent)))
+      fail(path, "expected [x, y, z] within +-1e6, got " + describe(v));
     out[i] = v[size_t(i)].get<float>();
   }
   return out;

@@ -38,7 +38,11 @@ class JsonReader {
   std::string string(const json& obj, const char* key, const std::string& path, const std::string& def) const;
   /// A required string.
   std::string required_string(const json& obj, const char* key, const std::string& path) const;
-  /// [x, y, z] with finite numbers.
+  /// Bound of every component of a vector read with vec3: positions (m), angles
+  /// (degrees), gravity (m/s^2), wind (m/s) beyond a million are typos, and
+  /// overflow the simulation's squared lengths (gravity 1e30 was accepted).
+  static constexpr float kMaxComponent = 1e6f;
+  /// [x, y, z] of finite numbers within +-kMaxComponent.
   Vec3f vec3(const json& obj, const char* key, const std::string& path, Vec3f def) const;
   Vec3f vec3_value(const json& v, const std::string& path) const;
 

@@ -170,6 +170,11 @@ ClothSpec read_cloth(const JsonReader& r, const json& c, const std::string& path
   Transform T = read_transform(r, c, path, &scale);
   cs.mesh = local;
   transform_mesh(cs.mesh, T, scale);
+  for (size_t v = 0; v < cs.mesh.positions.size(); ++v) {
+    const std::string problem = coordinate_problem(cs.mesh.positions[v]);
+    if (!problem.empty())
+      r.fail(path + "/transform", "vertex " + std::to_string(v + 1) + ", placed, " + problem);
+  }
   cs.material = read_material(r, c, path);
   read_pins(r, c, path, local, cs.mesh, cs.pinned);
   if (cs.grid.layout != GridLayout::None) cs.grid.spacing *= scale;

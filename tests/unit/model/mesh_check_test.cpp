@@ -37,6 +37,19 @@ TEST(MeshCheck, EmptyNanOutOfRangeDegenerate) {
   EXPECT_EQ(check_mesh(d).errors.at(0), "square.obj: triangle 0 is degenerate (uses a vertex twice)");
 }
 
+// a mesh in the wrong units (or a typo) far beyond any scene: an error that says
+// how far, where the simulation would overflow its squared lengths into NaN (an
+// OBJ vertex at 3.4e38 m once loaded and turned NaN in the first frame)
+TEST(MeshCheck, AVertexBeyondTheSceneIsAnError) {
+  TriMesh far = square();
+  far.positions[1].x = -2e6f;
+  EXPECT_EQ(check_mesh(far).errors.at(0),
+            "square.obj: vertex 2 lies 2e+06 m from the origin, beyond the 1e+06 m a scene may span (wrong units?)");
+  TriMesh edge = square();
+  edge.positions[1].x = kMaxCoordinate;  // the bound itself is allowed
+  EXPECT_TRUE(check_mesh(edge).errors.empty());
+}
+
 TEST(MeshCheck, ZeroAreaAndNonManifoldAreWarnings) {
   TriMesh z = square();
   z.positions.push_back({2, 0, 0});
