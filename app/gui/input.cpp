@@ -33,7 +33,12 @@ Cursor cursor_of(App& app, const json& ev) {
     std::vector<Vec3f> x = app.world->positions();
     size_t v = ev["vertex"].get<size_t>();
     glm::vec3 s(0.f);
-    if (v < x.size()) app.camera.project(g(x[v]), float(w), float(h), &s);
+    if (v < x.size())
+      app.camera.project(g(x[v]), float(w), float(h), &s);
+    else  // the cursor stays at the window's corner, and the user is told why
+      app.notify("replay: vertex " + std::to_string(v) + " is not a cloth vertex (the cloth has " +
+                     std::to_string(x.size()) + ")",
+                 true);
     c.x = s.x;
     c.y = s.y;
     if (ev.contains("offset")) {

@@ -51,6 +51,29 @@ TEST(Window, WithoutADisplayPointsToTheCliAndExits3) {
   EXPECT_NE(log.find("clothbox-cli run"), std::string::npos) << log;
 }
 
+// A replay whose input event cannot be used stops the window before it runs,
+// with exit code 2 and a message naming the file, the event and the field (a
+// string cursor position used to escape as a bare JSON type error mid-run; a
+// cursor at 1e30 px would have grabbed with a target at 1e30 m)
+TEST(Window, ABrokenReplayEventIsNamedAndNothingRuns) {
+  CB_REQUIRE_WINDOW();
+  std::string dir = scratch_dir("broken_replay");
+  const json bad[2] = {{{"frame", 2}, {"type", "mouse_move"}, {"x", "nan"}, {"y", 10}},
+                       {{"frame", 2}, {"type", "mouse_down"}, {"button", 0}, {"x", 1e30}, {"y", 10}}};
+  const char* want[2] = {"/events/1/x: expected a number within +-1e6, got \"nan\"",
+                         "/events/1/x: expected a number within +-1e6, got 1e+30"};
+  for (int k = 0; k < 2; ++k) {
+    const std::string path = dir + "/replay" + std::to_string(k) + ".json";
+    write_replay(path, json::array({{{"frame", 1}, {"type", "key"}, {"key", "P"}}, bad[k]}));
+    std::string log;
+    const int rc = run_window("--scene " + source_path(kScene) + " --backend cpu --replay " + path +
+                                  " --frames 5 --exit",
+                              &log);
+    EXPECT_EQ(rc, 2) << log;
+    EXPECT_NE(log.find(path + ": " + want[k]), std::string::npos) << log;
+  }
+}
+
 TEST(Window, DragPullsTheGrabbedPointToTheCursorAndAPinHolds) {
   CB_REQUIRE_WINDOW();
   CB_REQUIRE_SOLVER();
