@@ -155,6 +155,16 @@ void read_pins(const JsonReader& r, const json& c, const std::string& path, cons
   out.erase(std::unique(out.begin(), out.end()), out.end());
 }
 
+// A mesh placed by its transform (and scale) must stay within the scene's
+// bounds (coordinate_problem); `what` names a keyframe ("" for the mesh itself).
+void check_placed(const JsonReader& r, const std::string& path, const std::vector<Vec3f>& placed,
+                  const std::string& what) {
+  for (size_t v = 0; v < placed.size(); ++v) {
+    const std::string problem = coordinate_problem(placed[v]);
+    if (!problem.empty()) r.fail(path + "/transform", "vertex " + std::to_string(v + 1) + what + ", placed, " + problem);
+  }
+}
+
 ClothSpec read_cloth(const JsonReader& r, const json& c, const std::string& path, size_t index) {
   r.require_object(c, path);
   r.check_keys(c, path, {"name", "grid", "obj", "weld", "transform", "material", "pins"});
@@ -170,11 +180,7 @@ ClothSpec read_cloth(const JsonReader& r, const json& c, const std::string& path
   Transform T = read_transform(r, c, path, &scale);
   cs.mesh = local;
   transform_mesh(cs.mesh, T, scale);
-  for (size_t v = 0; v < cs.mesh.positions.size(); ++v) {
-    const std::string problem = coordinate_problem(cs.mesh.positions[v]);
-    if (!problem.empty())
-      r.fail(path + "/transform", "vertex " + std::to_string(v + 1) + ", placed, " + problem);
-  }
+  check_placed(r, path, cs.mesh.positions, "");
   cs.material = read_material(r, c, path);
   read_pins(r, c, path, local, cs.mesh, cs.pinned);
   if (cs.grid.layout != GridLayout::None) cs.grid.spacing *= scale;
@@ -292,6 +298,15 @@ ObstacleSpec read_obstacle(const JsonReader& r, const json& obj, const std::stri
   read_motion(r, obj, path, o);
   if (o.kind == ObstacleKind::Mesh && o.mesh.positions.empty())
     r.fail(path + "/obj", "a mesh obstacle needs \"obj\" (or keyframes)");
+  if (o.kind == ObstacleKind::Mesh) {  // at its pose (a motion moves it from there)
+    auto placed = [&](std::vector<Vec3f> x) {
+      for (Vec3f& p : x) p = o.pose.apply(p * o.scale);
+      return x;
+    };
+    check_placed(r, path, placed(o.mesh.positions), "");
+    for (size_t k = 0; k < o.motion.frames.size(); ++k)
+      check_placed(r, path, placed(o.motion.frames[k]), " of keyframe " + std::to_string(k));
+  }
   return o;
 }
 
