@@ -175,7 +175,7 @@ void narrow_phase(const Context& ctx, const CcdMesh& m, const CcdCandidates& c, 
                         : ee_pair(a.x, m.edges, ee[i - nvf], a.thickness, a.friction, a.scale, a.ahead, p);
     if (keep) keep = rest_limited(a, m, i < nvf, i < nvf ? vf[i] : ee[i - nvf], p);
     if (keep) keep = p.overlap > 0.f || dot(p.sn, p.sn) > 0.f;  // a pair ahead serves only as a spring
-    all[i] = p;
+    if (keep) all[i] = p;  // only the kept are gathered: ~9 in 10 candidates write 4 bytes, not 76
     flags[i] = keep ? 1u : 0u;
   });
 }

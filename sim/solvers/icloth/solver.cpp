@@ -333,6 +333,7 @@ void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, dou
     size_t num_prox = d.repulsion.find(ctx_, state.x.data(), d.thickness.data(), d.friction.data(), d.max_thickness,
                                 repulsion_settings());
     add_stat(in.stats, "proximity pairs", double(num_prox));
+    add_stat(in.stats, "proximity candidates", double(d.repulsion.candidates()));
   }
   {
     ScopedStage s(in.timer, "forces");
