@@ -20,4 +20,11 @@ Aabb bounds(const TriMesh& m);
 /// Applies p' = T p to every position.
 void transform_mesh(TriMesh& m, const Transform& T, float scale = 1.f);
 
+/// The mesh's short edges (m): the first percentile of its triangles' shortest
+/// edges (a few slivers do not set it), over `tris` (ids into x); 0 without
+/// triangles. The scale a collision thickness must stay well below: a vertex
+/// closer than the proximity distance to its own neighbours is repelled by them.
+float short_edge(const std::vector<Vec3f>& x, const std::vector<Int3>& tris);
+inline float short_edge(const TriMesh& m) { return short_edge(m.positions, m.tris); }
+
 }  // namespace cb

@@ -409,16 +409,9 @@ SceneSpec load_scene(const std::string& path) {
 // at most a quarter of the short edges: the 1st percentile of each triangle's
 // shortest edge, and at least 0.1 mm.
 static float dropped_thickness(const TriMesh& m, float fallback) {
-  std::vector<float> shortest;
-  shortest.reserve(m.tris.size());
-  for (const Int3& t : m.tris) {
-    const Vec3f a = m.positions[size_t(t.a)], b = m.positions[size_t(t.b)], c = m.positions[size_t(t.c)];
-    shortest.push_back(std::min(length(b - a), std::min(length(c - b), length(a - c))));
-  }
-  if (shortest.empty()) return fallback;
-  auto p1 = shortest.begin() + std::ptrdiff_t(shortest.size() / 100);
-  std::nth_element(shortest.begin(), p1, shortest.end());
-  return std::max(1e-4f, std::min(fallback, 0.25f * *p1));
+  const float e = short_edge(m);
+  if (!(e > 0.f)) return fallback;
+  return std::max(1e-4f, std::min(fallback, 0.25f * e));
 }
 
 SceneSpec scene_from_obj(const std::string& obj_path) {

@@ -48,7 +48,9 @@ ParamTable IClothParams::to_table() const {
   t.add_float("repulsion_ahead", repulsion_ahead, 0, 10, "",
               "pairs this many thicknesses beyond the proximity distance get springs that let them close to it");
   t.add_int("repulsion_passes", repulsion_passes, 1, 64, "Jacobi passes of the repulsion filter");
-  t.add_bool("repulsion_rest_limit", repulsion_rest_limit, "pairs close at rest repel only below 0.9 x that distance");
+  t.add_bool("repulsion_rest_limit", repulsion_rest_limit,
+             "pairs close at rest repel only below 0.9 x that distance, in every piece "
+             "(always in pieces thicker than half their edges)");
   t.group("impact zones (Sec. 4) and fallbacks");
   t.add_int("zone_iterations", zone_iterations, 1, 10000, "max iterations of the impact-zone solver");
   t.add_float("zone_mu", zone_mu, 1, 1e8, "", "augmented-Lagrangian penalty mu (Eq. 5-6)", true);

@@ -1,6 +1,7 @@
 // Cloth-cloth proximity repulsion and friction (see repulsion.h).
 #include "sim/solvers/icloth/repulsion.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "sim/collision/proximity.h"
@@ -125,6 +126,7 @@ struct NarrowArgs {
   float scale, ahead;
   const Vec3f* rest;       ///< (nverts) or null: no rest filter
   const uint32_t* piece;   ///< (nverts)
+  const uint8_t* limited;  ///< (pieces) the pieces the rest filter applies to; null: every piece
   const Int3* across;      ///< (ntris) the vertex across each edge (own_triangle_edge)
 };
 
@@ -133,18 +135,18 @@ struct NarrowArgs {
 constexpr float kRestFraction = 0.9f;
 
 // Distance (m) between the pair's features in the rest shape when they are of
-// one piece; infinity otherwise or without a rest shape.
+// one piece the rest filter applies to; infinity otherwise or without a rest shape.
 CB_HD inline float rest_distance(const NarrowArgs& a, const CcdMesh& m, bool vf, Int2 c) {
   constexpr float kFar = 3.0e38f;
   if (!a.rest) return kFar;
   if (vf) {
     const Int3 t = m.tris[c.b];
-    if (a.piece[c.a] != a.piece[t.a]) return kFar;
+    if (a.piece[c.a] != a.piece[t.a] || (a.limited && !a.limited[a.piece[c.a]])) return kFar;
     const PointTriResult<float> r = closest_point_triangle(a.rest[c.a], a.rest[t.a], a.rest[t.b], a.rest[t.c]);
     return std::sqrt(r.dist2);
   }
   const Int2 e1 = m.edges[c.a], e2 = m.edges[c.b];
-  if (a.piece[e1.a] != a.piece[e2.a]) return kFar;
+  if (a.piece[e1.a] != a.piece[e2.a] || (a.limited && !a.limited[a.piece[e1.a]])) return kFar;
   return std::sqrt(closest_points_segments(a.rest[e1.a], a.rest[e1.b], a.rest[e2.a], a.rest[e2.b]).dist2);
 }
 
@@ -377,6 +379,11 @@ void ClothRepulsion::set_cloth(const Context& ctx, size_t nverts, const std::vec
   count_.resize(ctx, nverts);
 }
 
+void ClothRepulsion::set_limited_pieces(const Context& ctx, const std::vector<uint8_t>& limited) {
+  limited_.upload(ctx, limited);
+  any_limited_ = std::any_of(limited.begin(), limited.end(), [](uint8_t f) { return f != 0; });
+}
+
 void ClothRepulsion::set_rest(const Context& ctx, const std::vector<Vec3f>& rest, const std::vector<uint32_t>& piece) {
   rest_.upload(ctx, rest);
   piece_.upload(ctx, piece);
@@ -392,9 +399,10 @@ size_t ClothRepulsion::find(const Context& ctx, const Vec3f* x, const float* thi
   all_.resize(ctx, n);
   flags_.resize(ctx, n);
   keep_.resize(ctx, n);
-  const bool limit = s.rest_limit && !rest_.empty();
-  const NarrowArgs args{x, thickness, friction, s.scale, s.ahead, limit ? rest_.data() : nullptr, piece_.data(),
-                        across_.data()};
+  const bool limit = (s.rest_limit || any_limited_) && !rest_.empty();
+  const NarrowArgs args{x,       thickness,     friction,
+                        s.scale, s.ahead,       limit ? rest_.data() : nullptr,
+                        piece_.data(), s.rest_limit ? nullptr : limited_.data(), across_.data()};
   narrow_phase(ctx, m, cand_, args, all_.data(), flags_.data());
   const size_t np = n ? compact_indices(ctx, flags_.data(), keep_.data(), n) : 0;
   pairs_.resize(ctx, np);

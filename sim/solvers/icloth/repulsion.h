@@ -130,8 +130,12 @@ class ClothRepulsion {
   /// RepulsionSettings::rest_limit: a pair of one piece already closer than the
   /// proximity distance D at rest is held apart by the membrane, so its D is
   /// lowered to 0.9 times its rest distance (only a pair squeezed below that is
-  /// pushed). Without a rest shape, or with rest_limit off, every pair uses D.
+  /// pushed). Without a rest shape, or with rest_limit off, every pair uses D,
+  /// but in the pieces set_limited_pieces names.
   void set_rest(const Context& ctx, const std::vector<Vec3f>& rest, const std::vector<uint32_t>& piece);
+  /// (pieces) nonzero: that piece's pairs take the rest limit whatever
+  /// RepulsionSettings::rest_limit says (a piece thicker than its edges).
+  void set_limited_pieces(const Context& ctx, const std::vector<uint8_t>& limited);
   /// Finds the pairs closer than D at positions x (nverts, backend memory);
   /// thickness, friction: (nverts) m, - ; max_thickness: m, their maximum.
   /// Returns the number of pairs; also counts the broad-phase candidates.
@@ -239,6 +243,8 @@ class ClothRepulsion {
   CcdCandidates cand_;
   DeviceBuffer<Vec3f> rest_;       ///< (nverts) m, rest positions (empty: no rest filter)
   DeviceBuffer<uint32_t> piece_;   ///< (nverts) piece of each vertex
+  DeviceBuffer<uint8_t> limited_;  ///< (pieces) set_limited_pieces
+  bool any_limited_ = false;
   DeviceBuffer<Int3> across_;      ///< (ntris) the vertex across each edge, -1: none (set_cloth)
   DeviceBuffer<ProxPair> all_, pairs_;
   DeviceBuffer<uint32_t> flags_, keep_;
