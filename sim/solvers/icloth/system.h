@@ -48,6 +48,7 @@ BlockPattern build_block_pattern(size_t nverts, const std::vector<Int3>& tris, c
 /// consecutive blocks reads 128 consecutive bytes). An array of n such blocks
 /// takes split_blocks(n) blocks' memory.
 CB_HD inline size_t split_float(uint32_t k) { return size_t(k >> 5) * 288u + (k & 31u); }
+static_assert(sizeof(M3) == 9 * sizeof(float), "a block array is read as consecutive floats");
 inline size_t split_blocks(size_t n) { return (n + 31) / 32 * 32; }
 
 /// Block k of array a, whole blocks or split by component (split_float).
