@@ -19,7 +19,8 @@
 #       each section's line is appended to summary.txt as it ends (a run cut
 #       short by its limit still says what finished).
 #   Limits (seconds, for fitting a lease): TEST_TIMEOUT (per test shard, 400),
-#   SCENE_TIMEOUT (per scene, 120), ICLOTH_TIMEOUT (320); ICLOTH_FILTER may hold
+#   SCENE_TIMEOUT (per scene, 120), ICLOTH_TIMEOUT (320), AGREE_TIMEOUT (300,
+#   the agreement tests' log then names the test it was in); ICLOTH_FILTER may hold
 #   several filters separated by ';', run in that order into one log (the target
 #   benchmarks first). --prepare with BUNDLE_SKIP="pbd verlet" leaves those
 #   benchmarks out of the bundle.
@@ -116,8 +117,10 @@ bench() {  # name timeout filters(';'-separated) [env...]
 for s in "${sections[@]}"; do
   case $s in
     tests) run_tests ;;
-    agree) "$bin/clothbox_tests" --gtest_filter="${AGREE_FILTER:-*CpuAndCuda*:*CudaMatchesCpu*:*OnCuda*:IClothSystem.*:RayDetector.*:IClothScenes.*:IClothTangledStart.*:*Takeover.*:IClothCg.*:IClothZoneSolver.*:StageTimer.*}" \
-             >"$out/agree.log" 2>&1; result[agree]="exit $? (see agree.log)" ;;
+    agree) timeout "${AGREE_TIMEOUT:-300}" "$bin/clothbox_tests" --gtest_filter="${AGREE_FILTER:-*CpuAndCuda*:*CudaMatchesCpu*:*OnCuda*:IClothSystem.*:RayDetector.*:IClothScenes.*:IClothTangledStart.*:*Takeover.*:IClothCg.*:IClothZoneSolver.*:StageTimer.*}" \
+             >"$out/agree.log" 2>&1; rc=$?
+           result[agree]="exit $rc (see agree.log)"
+           [ $rc -eq 124 ] && result[agree]+="; cut in $(grep '^\[ RUN      \]' "$out/agree.log" | tail -1 | awk '{print $4}')" ;;
     scenes) run_scenes ;;
     verlet) bench verlet 300 'BM_Verlet(Frame/(240|708)/(-1|0)/|Detect/(240|708)/0/|AllPairs/240/)' CLOTHBOX_BENCH_BACKEND=cuda ;;
     pbd) bench pbd 120 'BM_PbdStep/(256|1024)/' CLOTHBOX_BENCH_BACKEND=cuda ;;
