@@ -14,7 +14,8 @@
 //    frame (N = 100, 50, 25; Tang et al. 2018, Fig. 11);
 //  - BM_IClothCcdCounts/I: full (I = 0) against incremental (I = 1) CCD box-pair
 //    counts on the funnel while the sheets land (Fig. 9);
-//  - a pinned sheet at growing sizes without self-collision (forces + PCG only).
+//  - a pinned sheet at growing sizes without self-collision (forces + PCG only),
+//    at 317 x 317 with the system's blocks split and whole (split_blocks).
 //   OMP_WAIT_POLICY=passive build-*/tests/bench/icloth_bench [--benchmark_filter=...]
 // With CLOTHBOX_PROFILE_MEASURED set, the CUDA profiler captures the measured
 // frames only (for `ncu --profile-from-start off`; run_on_device.sh kernels).
@@ -211,7 +212,10 @@ void BM_IClothTwisting(benchmark::State& s) { scene_bench(s, "icloth_twisting.js
 void BM_IClothScarf(benchmark::State& s) { scene_bench(s, "icloth_scarf.json"); }
 void BM_IClothFunnel(benchmark::State& s) { scene_bench(s, "icloth_funnel.json"); }
 
-// an n x n sheet pinned at two corners, one implicit step per frame, no collisions
+// an n x n sheet pinned at two corners, one implicit step per frame, no
+// collisions (forces and the PCG); the second argument: split_blocks (1, the
+// default; 0: whole blocks). At n = 317 (200,704 triangles) the two layouts'
+// PCG iterations compared in one run on a device
 void BM_IClothPinnedSheet(benchmark::State& state) {
   const int n = int(state.range(0));
   SceneSpec s;
@@ -224,6 +228,7 @@ void BM_IClothPinnedSheet(benchmark::State& state) {
   s.solver = "icloth";
   s.solver_params["self_collision"] = "false";
   s.solver_params["count_intersections"] = "false";
+  s.solver_params["split_blocks"] = state.range(1) ? "true" : "false";
   s.substeps = 1;
   World w(bench_context(), s);
   run_frames(state, w, 5);
@@ -249,7 +254,14 @@ BENCHMARK(BM_IClothGpuFunnelFine)->Arg(5)->Arg(30)->Unit(benchmark::kMillisecond
 BENCHMARK(BM_IClothGpuFunnelFineMultigrid)->Arg(5)->Arg(30)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_IClothGpuSphere)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_IClothGpuTwisting)->Unit(benchmark::kMillisecond)->Iterations(3);
-BENCHMARK(BM_IClothPinnedSheet)->Arg(32)->Arg(64)->Arg(100)->Unit(benchmark::kMillisecond)->Iterations(20);
+BENCHMARK(BM_IClothPinnedSheet)
+    ->Args({32, 1})
+    ->Args({64, 1})
+    ->Args({100, 1})
+    ->Args({317, 1})
+    ->Args({317, 0})
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(20);
 
 }  // namespace
 
