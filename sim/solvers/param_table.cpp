@@ -44,6 +44,11 @@ ParamTable& ParamTable::add_choice(const std::string& name, int value, std::vect
   return *this;
 }
 
+bool ParamInfo::in_range() const {
+  if (kind == ParamKind::Float) return float(value) >= float(min) && float(value) <= float(max);
+  return value >= min && value <= max;
+}
+
 const ParamInfo* ParamTable::find(const std::string& name) const {
   for (const auto& e : entries_)
     if (e.name == name) return &e;

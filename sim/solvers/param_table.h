@@ -20,6 +20,11 @@ struct ParamInfo {
   std::string unit;   ///< "s", "m", "N/m", ...
   std::string help;   ///< one line for the UI tooltip
   std::string group;  ///< UI section the entry is listed under ("": before any section)
+  /// value within [min, max]. A Float is compared as the float it is stored in
+  /// (a solver's parameters are floats): the bounds 1e-8, 0.01 and 0.1 are not
+  /// floats, and their float values fell outside the double range, so the
+  /// documented ends of cg_tolerance, weft_ratio and thickness were refused.
+  bool in_range() const;
 };
 
 class ParamTable {

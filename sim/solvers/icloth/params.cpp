@@ -7,7 +7,7 @@ namespace cb::icloth {
 std::string IClothParams::validate() const {
   ParamTable t = to_table();
   for (const ParamInfo& p : t.entries())
-    if (!(p.value >= p.min && p.value <= p.max)) return "parameter '" + p.name + "' is out of range";
+    if (!p.in_range()) return "parameter '" + p.name + "' is out of range";
   return "";
 }
 
@@ -50,7 +50,7 @@ ParamTable IClothParams::to_table() const {
   t.add_int("repulsion_passes", repulsion_passes, 1, 64, "Jacobi passes of the repulsion filter");
   t.add_bool("repulsion_rest_limit", repulsion_rest_limit,
              "pairs close at rest repel only below 0.9 x that distance, in every piece "
-             "(always in pieces thicker than half their edges)");
+             "(always in pieces whose proximity distance reaches their edges)");
   t.group("impact zones (Sec. 4) and fallbacks");
   t.add_int("zone_iterations", zone_iterations, 1, 10000, "max iterations of the impact-zone solver");
   t.add_float("zone_mu", zone_mu, 1, 1e8, "", "augmented-Lagrangian penalty mu (Eq. 5-6)", true);
@@ -80,7 +80,7 @@ ParamTable IClothParams::to_table() const {
 std::string IClothParams::from_table(const ParamTable& t, IClothParams* out) {
   IClothParams p;
   for (const ParamInfo& e : t.entries())
-    if (!(e.value >= e.min && e.value <= e.max)) return "parameter '" + e.name + "' is out of range";
+    if (!e.in_range()) return "parameter '" + e.name + "' is out of range";
   p.substeps = t.get_int("substeps");
   p.cg_max_iterations = t.get_int("cg_max_iterations");
   p.spring_rounds = t.get_int("spring_rounds");

@@ -78,8 +78,8 @@ struct IClothParams {
   int repulsion_passes = 32;     ///< max Jacobi passes of the filter (each followed by the obstacle filter)
   /// pairs of one piece closer than the proximity distance at rest repel only
   /// below 0.9 x their rest distance, in every piece; off, only in the pieces
-  /// whose thickness exceeds half their short edges (solver.cpp,
-  /// kThickPieceRatio), which always take it (stat "rest-limited pieces")
+  /// whose proximity distance reaches their short edges (solver.cpp,
+  /// kReachOverEdge), which always take it (stat "rest-limited pieces")
   bool repulsion_rest_limit = false;
   int zone_iterations = 100;     ///< max gradient-descent iterations of the zone solver (Sec. 4)
   float zone_mu = 1e3f;          ///< augmented-Lagrangian penalty mu (Eq. 5-6)

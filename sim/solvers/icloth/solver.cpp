@@ -33,16 +33,18 @@ constexpr float kRestingReach = 1.5f;
 // contacts take part in this many rounds; with cloth-cloth springs the rounds
 // go on to IClothParams::spring_rounds. The re-solves' caps: in step_once.
 constexpr int kContactRounds = 3;
-// A piece whose thickness exceeds this fraction of its short edges (short_edge)
-// takes the repulsion's rest limit (RepulsionSettings::rest_limit) whatever the
-// parameter says: with the proximity distance D = 1.25 x the thickness above
-// its edges, each vertex's own ring lies within D at rest and the repulsion
-// pushes it off its neighbours every step. kick_skirt.json's skirt (4 mm on
-// 2.6 mm edges, ratio 1.5) switched to I-Cloth: largest strain 2.11 after 30
-// frames without the limit, 0.065 with it (and 2.6 times faster). The shipped
-// I-Cloth scenes lie at 0.08-0.38 and keep the full D (the limit as a default
-// made the dress worse, RESULTS.md, twenty-sixth session).
-constexpr float kThickPieceRatio = 0.5f;
+// A piece whose proximity distance D = repulsion_scale x thickness exceeds this
+// fraction of its short edges (short_edge) takes the repulsion's rest limit
+// (RepulsionSettings::rest_limit) whatever the parameter says: with D near its
+// edges, each vertex's own ring lies within D at rest and the repulsion pushes
+// it off its neighbours every step. kick_skirt.json's skirt (4 mm on 2.6 mm
+// edges, D / edge = 1.9) switched to I-Cloth: largest strain 2.11 after 30
+// frames without the limit, 0.065 with it (and 2.6 times faster); verlet_fold
+// with repulsion_scale 10 (D = 4 cm on 2 cm edges): 1.55. At the default scale
+// (1.25) this is a thickness above half the short edges. The shipped I-Cloth
+// scenes lie at D / edge = 0.10-0.48 and keep the full D (the limit as a
+// default made the dress worse, RESULTS.md, twenty-sixth session).
+constexpr float kReachOverEdge = 0.625f;
 // m/s: a resting contact whose spring pulls, or whose static friction is
 // exceeded, by less than what changes its vertex's velocity by this much (alone)
 // waits for the next step instead of a re-solve (update_resting_friction). At
@@ -99,7 +101,7 @@ struct IClothSolver::Impl {
   DeviceBuffer<M3> diag_block;           ///< (n) kg, system_diagonal_blocks of the step (pair springs)
   float max_thickness = 0;
   std::vector<float> piece_short_edge;   ///< (pieces) m, short_edge of each piece at rest
-  size_t thick_pieces = 0;               ///< pieces that take the rest limit (kThickPieceRatio)
+  size_t thick_pieces = 0;               ///< pieces that take the rest limit (kReachOverEdge)
   // cloth-cloth proximity repulsion and friction
   ClothRepulsion repulsion;
   // penetration handling (host side) and the penetration counter
@@ -203,14 +205,20 @@ void IClothSolver::rebuild_rest() {
   }
   d.thickness.upload(ctx_, th);
   d.h_thickness = th;
-  // the pieces thicker than their edges (kThickPieceRatio)
+  update_thick_pieces();
+}
+
+// the pieces whose proximity distance reaches their own edges (kReachOverEdge)
+void IClothSolver::update_thick_pieces() {
+  Impl& d = *impl_;
+  const ClothModel& model = *d.model;
   std::vector<uint8_t> thick(model.pieces.size(), 0);
   for (size_t p = 0; p < thick.size(); ++p) {
     const ClothPiece& pc = model.pieces[p];
     if (pc.num_vertices == 0) continue;
-    const auto first = th.begin() + std::ptrdiff_t(pc.first_vertex);
-    const float t = *std::max_element(first, first + std::ptrdiff_t(pc.num_vertices));
-    thick[p] = t > kThickPieceRatio * d.piece_short_edge[p] ? 1 : 0;
+    const auto first = d.h_thickness.begin() + std::ptrdiff_t(pc.first_vertex);
+    const float reach = params_.repulsion_scale * *std::max_element(first, first + std::ptrdiff_t(pc.num_vertices));
+    thick[p] = reach > kReachOverEdge * d.piece_short_edge[p] ? 1 : 0;
   }
   d.thick_pieces = size_t(std::count(thick.begin(), thick.end(), uint8_t(1)));
   d.repulsion.set_limited_pieces(ctx_, thick);
@@ -222,8 +230,10 @@ std::string IClothSolver::set_params(const ParamTable& table) {
   if (!err.empty()) return err;
   bool rest_changed = p.weft_ratio != params_.weft_ratio || p.thickness != params_.thickness;
   const bool layout_changed = p.split_blocks != params_.split_blocks;
+  const bool reach_changed = p.repulsion_scale != params_.repulsion_scale;
   params_ = p;
   if (rest_changed) rebuild_rest();
+  else if (reach_changed) update_thick_pieces();
   if (layout_changed) {  // K is gathered anew every step, in the new layout
     const ClothModel& m = *impl_->model;
     impl_->pattern.upload(ctx_, build_block_pattern(m.num_vertices(), m.tris, m.topo.bends), BlockLayout::Auto,

@@ -46,6 +46,8 @@ class IClothSolver : public Solver {
  private:
   struct Impl;
   void rebuild_rest();
+  /// which pieces take the repulsion's rest limit (solver.cpp, kReachOverEdge)
+  void update_thick_pieces();
   void step_once(const StepInputs& in, SimState& state, float h, double t, float tau0, float tau1);
   int settle(const StepInputs& in, SimState& state, float h, int substeps);
   SystemView system_view(const StepInputs& in, const SimState& state, float h) const;

@@ -200,5 +200,26 @@ TEST(IClothScenes, AClothThickerThanItsEdgesFallsUnstretched) {
   EXPECT_EQ(w.stats().get("intersecting pairs"), 0.0);
 }
 
+// The limit follows the proximity distance D = repulsion_scale x thickness, not
+// the thickness alone: a 2 mm cloth on 5.1 mm edges keeps the full D at the
+// default scale (D = 2.5 mm, under 0.625 of the edges: 3.2 mm) and takes the
+// limit at scale 10 (D = 2 cm; verlet_fold under I-Cloth at that scale reached
+// strain 1.55 without it), and keeps the full D again when the scale goes back.
+TEST(IClothScenes, TheRestLimitFollowsTheProximityDistance) {
+  const std::string path = test::write_grid_obj("reach_drop", 40, 0.2f);  // 5.1 mm edges
+  SceneSpec s = scene_from_obj(path);
+  s.cloths[0].material.thickness = 0.002f;
+  s.solver = "icloth";
+  World w(Context{}, s);
+  w.step();
+  EXPECT_EQ(w.stats().get("rest-limited pieces", 0.0), 0.0);
+  ASSERT_EQ(w.set_solver_param("repulsion_scale", "10"), "");
+  w.step();
+  EXPECT_EQ(w.stats().get("rest-limited pieces", 0.0), 1.0);
+  ASSERT_EQ(w.set_solver_param("repulsion_scale", "1.25"), "");
+  w.step();
+  EXPECT_EQ(w.stats().get("rest-limited pieces", 0.0), 0.0);
+}
+
 }  // namespace
 }  // namespace cb
