@@ -25,7 +25,8 @@ ParamTable PbdParams::to_table() const {
   t.add_int("substeps", substeps, 0, 1000, "substeps per frame (0 = the Simulation panel's)");
   t.add_choice("mode", int(mode), {"gauss-seidel", "jacobi"}, "coloured parallel Gauss-Seidel, or Jacobi with averaging");
   t.add_float("jacobi_omega", jacobi_omega, 0.05, 2.0, "", "Jacobi over-relaxation of the averaged corrections");
-  t.add_float("sor", sor, 0.05, 1.95, "", "Gauss-Seidel successive over-relaxation (1 = plain)");
+  t.add_float("sor", sor, 0.05, 1.95, "",
+              "Gauss-Seidel successive over-relaxation (1 = plain; above ~1.5 stiff cloth may diverge)");
   t.group("material");
   t.add_float("stretch_compliance", stretch_compliance, 0.0, 1.0, "m/N", "1 / membrane stretch stiffness (0 = rigid)", true);
   t.add_float("shear_compliance", shear_compliance, 0.0, 1.0, "m/N", "1 / shear stiffness of quad-grid diagonals", true);
