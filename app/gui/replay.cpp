@@ -18,11 +18,12 @@ constexpr double kMaxPixels = 1e6;  // px: a cursor farther off the window is a 
 // "" or why field `key` of event e is unusable: numbers within +-kMaxPixels,
 // whole numbers in [lo, hi], pairs [dx, dy] (the fields of the input events,
 // read while the replay runs; the actions check their own)
+bool is_pixel(const json& v) { return v.is_number() && std::fabs(v.get<double>()) <= kMaxPixels; }
+
 std::string check_number(const json& e, const char* key) {
   if (!e.contains(key)) return "";
   const json& v = e[key];
-  if (!v.is_number() || !(std::fabs(v.get<double>()) <= kMaxPixels))
-    return std::string(key) + ": expected a number within +-1e6, got " + v.dump();
+  if (!is_pixel(v)) return std::string(key) + ": expected a number within +-1e6, got " + v.dump();
   return "";
 }
 
@@ -38,8 +39,7 @@ std::string check_whole(const json& e, const char* key, int64_t lo, int64_t hi) 
 std::string check_pair(const json& e, const char* key) {
   if (!e.contains(key)) return "";
   const json& v = e[key];
-  if (!v.is_array() || v.size() != 2 || !v[0].is_number() || !v[1].is_number() ||
-      !(std::fabs(v[0].get<double>()) <= kMaxPixels && std::fabs(v[1].get<double>()) <= kMaxPixels))
+  if (!v.is_array() || v.size() != 2 || !is_pixel(v[0]) || !is_pixel(v[1]))
     return std::string(key) + ": expected [dx, dy] within +-1e6 px, got " + v.dump();
   return "";
 }

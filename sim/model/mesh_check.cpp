@@ -14,13 +14,9 @@ namespace {
 std::string where(const TriMesh& m) { return m.source.empty() ? std::string("mesh") : m.source; }
 
 void check_vertices(const TriMesh& m, MeshReport& r) {
-  for (size_t v = 0; v < m.positions.size(); ++v) {
-    const std::string problem = coordinate_problem(m.positions[v]);
-    if (!problem.empty()) {
-      r.errors.push_back(where(m) + ": vertex " + std::to_string(v + 1) + " " + problem);
-      return;
-    }
-  }
+  std::string problem;
+  const int64_t v = first_coordinate_problem(m.positions, &problem);
+  if (v >= 0) r.errors.push_back(where(m) + ": vertex " + std::to_string(v + 1) + " " + problem);
 }
 
 bool check_triangles(const TriMesh& m, MeshReport& r) {
@@ -84,6 +80,14 @@ std::string coordinate_problem(Vec3f v) {
   std::snprintf(buf, sizeof buf, "lies %.3g m from the origin, beyond the %.0e m a scene may span (wrong units?)",
                 double(far), double(kMaxCoordinate));
   return buf;
+}
+
+int64_t first_coordinate_problem(const std::vector<Vec3f>& x, std::string* problem) {
+  for (size_t v = 0; v < x.size(); ++v) {
+    *problem = coordinate_problem(x[v]);
+    if (!problem->empty()) return int64_t(v);
+  }
+  return -1;
 }
 
 MeshReport check_mesh(const TriMesh& m) {

@@ -1,6 +1,7 @@
 // Input checks for meshes: what makes a mesh unusable (error) or suspect (warning).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,10 @@ constexpr float kMaxCoordinate = 1e6f;
 /// the vertex ("has a non-finite coordinate (NaN or inf)", "lies 3.4e+38 m
 /// from the origin ..."); "" when it is finite and within kMaxCoordinate.
 std::string coordinate_problem(Vec3f v);
+
+/// The index of the first of the points x with a coordinate_problem, or -1;
+/// *problem receives it.
+int64_t first_coordinate_problem(const std::vector<Vec3f>& x, std::string* problem);
 
 /// Checks: empty mesh, index out of range, NaN/inf coordinates or ones beyond
 /// kMaxCoordinate, a triangle using a vertex twice (errors); zero-area

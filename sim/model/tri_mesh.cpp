@@ -10,8 +10,8 @@ Aabb bounds(const TriMesh& m) {
   return b;
 }
 
-void transform_mesh(TriMesh& m, const Transform& T, float scale) {
-  for (Vec3f& p : m.positions) p = T.apply(p * scale);
+void transform_points(std::vector<Vec3f>& x, const Transform& T, float scale) {
+  for (Vec3f& p : x) p = T.apply(p * scale);
 }
 
 float short_edge(const std::vector<Vec3f>& x, const std::vector<Int3>& tris) {

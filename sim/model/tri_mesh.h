@@ -17,8 +17,10 @@ struct TriMesh {
 
 /// Axis-aligned bounds of the positions.
 Aabb bounds(const TriMesh& m);
-/// Applies p' = T p to every position.
-void transform_mesh(TriMesh& m, const Transform& T, float scale = 1.f);
+/// Applies p' = T (scale p) to every point.
+void transform_points(std::vector<Vec3f>& x, const Transform& T, float scale = 1.f);
+/// Applies p' = T (scale p) to every position.
+inline void transform_mesh(TriMesh& m, const Transform& T, float scale = 1.f) { transform_points(m.positions, T, scale); }
 
 /// The mesh's short edges (m): the first percentile of its triangles' shortest
 /// edges (a few slivers do not set it), over `tris` (ids into x); 0 without

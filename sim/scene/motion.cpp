@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "sim/model/tri_mesh.h"
+
 namespace cb {
 
 Transform motion_transform(const Motion& m, double t) {
@@ -68,7 +70,7 @@ void mesh_at(const ObstacleSpec& o, double t, std::vector<Vec3f>& out) {
   else
     out = o.mesh.positions;
   Transform T = compose(motion_transform(o.motion, t), o.pose);
-  for (Vec3f& p : out) p = T.apply(p * o.scale);
+  transform_points(out, T, o.scale);
 }
 
 }  // namespace cb

@@ -172,10 +172,9 @@ void read_pins(const JsonReader& r, const json& c, const std::string& path, cons
 // bounds (coordinate_problem); `what` names a keyframe ("" for the mesh itself).
 void check_placed(const JsonReader& r, const std::string& path, const std::vector<Vec3f>& placed,
                   const std::string& what) {
-  for (size_t v = 0; v < placed.size(); ++v) {
-    const std::string problem = coordinate_problem(placed[v]);
-    if (!problem.empty()) r.fail(path + "/transform", "vertex " + std::to_string(v + 1) + what + ", placed, " + problem);
-  }
+  std::string problem;
+  const int64_t v = first_coordinate_problem(placed, &problem);
+  if (v >= 0) r.fail(path + "/transform", "vertex " + std::to_string(v + 1) + what + ", placed, " + problem);
 }
 
 ClothSpec read_cloth(const JsonReader& r, const json& c, const std::string& path, size_t index) {
@@ -313,7 +312,7 @@ ObstacleSpec read_obstacle(const JsonReader& r, const json& obj, const std::stri
     r.fail(path + "/obj", "a mesh obstacle needs \"obj\" (or keyframes)");
   if (o.kind == ObstacleKind::Mesh) {  // at its pose (a motion moves it from there)
     auto placed = [&](std::vector<Vec3f> x) {
-      for (Vec3f& p : x) p = o.pose.apply(p * o.scale);
+      transform_points(x, o.pose, o.scale);
       return x;
     };
     check_placed(r, path, placed(o.mesh.positions), "");
