@@ -1,11 +1,11 @@
 #include "sim/collision/penetration.h"
 
-#include <numeric>
 
 #include "sim/collision/box_pairs.h"
 #include "sim/collision/boxes.h"
 #include "sim/collision/tri_tri.h"
 #include "sim/core/buffer.h"
+#include "sim/core/union_find.h"
 
 namespace cb {
 namespace {
@@ -97,21 +97,15 @@ IntersectionCounts count_intersections(const Context& ctx, const TriSet& cloth, 
 
 std::vector<uint32_t> triangle_components(size_t nverts, const std::vector<Int3>& tris) {
   // union-find over vertices, then one label per triangle
-  std::vector<uint32_t> parent(nverts);
-  std::iota(parent.begin(), parent.end(), 0u);
-  auto find = [&](uint32_t v) {
-    while (parent[v] != v) v = parent[v] = parent[parent[v]];
-    return v;
-  };
-  auto unite = [&](uint32_t a, uint32_t b) { parent[find(a)] = find(b); };
+  UnionFind sets(nverts);
   for (const Int3& t : tris) {
-    unite(uint32_t(t.a), uint32_t(t.b));
-    unite(uint32_t(t.b), uint32_t(t.c));
+    sets.unite(t.a, t.b);
+    sets.unite(t.b, t.c);
   }
   std::vector<uint32_t> label(nverts, ~0u), out(tris.size());
   uint32_t next = 0;
   for (size_t i = 0; i < tris.size(); ++i) {
-    uint32_t r = find(uint32_t(tris[i].a));
+    const size_t r = size_t(sets.find(tris[i].a));
     if (label[r] == ~0u) label[r] = next++;
     out[i] = label[r];
   }

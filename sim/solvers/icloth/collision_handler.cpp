@@ -5,12 +5,12 @@
 #include <array>
 #include <cmath>
 #include <iterator>
-#include <numeric>
 
 #include "sim/collision/ccd.h"
 #include "sim/collision/penetration.h"
 #include "sim/collision/proximity.h"
 #include "sim/core/error.h"
+#include "sim/core/union_find.h"
 #include "sim/solvers/icloth/collision_kernels.h"
 #include "sim/solvers/icloth/mat3.h"
 #include "sim/solvers/icloth/narrow_phase.h"
@@ -21,17 +21,6 @@
 
 namespace cb::icloth {
 namespace {
-
-// union-find over cloth vertices
-struct Dsu {
-  std::vector<int> p;
-  explicit Dsu(size_t n) : p(n) { std::iota(p.begin(), p.end(), 0); }
-  int find(int a) {
-    while (p[size_t(a)] != a) a = p[size_t(a)] = p[size_t(p[size_t(a)])];
-    return a;
-  }
-  void unite(int a, int b) { p[size_t(find(a))] = find(b); }
-};
 
 struct ZoneSet {
   std::vector<std::vector<int>> verts;     ///< free cloth vertices per zone
@@ -222,7 +211,7 @@ std::vector<Impact> CollisionHandler::impacts_from_hits(const std::vector<Featur
 namespace {
 
 ZoneSet build_zones(const std::vector<Impact>& imps, size_t nverts, const std::vector<float>& w) {
-  Dsu dsu(nverts);
+  UnionFind dsu(nverts);
   auto free_v = [&](int v) { return size_t(v) < nverts && w[size_t(v)] != 0.f; };
   for (const Impact& im : imps) {
     int first = -1;
