@@ -104,7 +104,8 @@ void draw_view_panel(App& app) {
   if (ImGui::Checkbox("texture", &tex)) send(app, {{"type", "texture"}, {"on", tex}});
   bool ov = app.view.debug_overlays;
   if (ImGui::Checkbox("debug overlays (solver contacts, spheres)", &ov)) send(app, {{"type", "overlays"}, {"on", ov}});
-  ImGui::Checkbox("intersecting triangles (magenta)", &app.view.intersections);
+  bool crossed = app.view.intersections;
+  if (ImGui::Checkbox("intersecting triangles (magenta)", &crossed)) send(app, {{"type", "intersections"}, {"on", crossed}});
   ImGui::Checkbox("obstacles", &app.view.obstacles);
   ImGui::SameLine();
   ImGui::Checkbox("ground", &app.view.ground);
@@ -159,6 +160,14 @@ void draw_panels(App& app) {
   ImGui::SetNextWindowSize(ImVec2(420, 0), ImGuiCond_FirstUseEver);
   ImGui::Begin("clothbox");
   ImGui::PushItemWidth(-label_column_width(app));  // widgets take what the labels leave
+  // the last notice first, where it is seen without scrolling past the stats;
+  // wrapped: an error names a file, a JSON path and the problem
+  if (!app.message.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text,
+                          app.message_is_error ? ImVec4(1.f, 0.4f, 0.35f, 1.f) : ImVec4(0.6f, 0.8f, 0.6f, 1.f));
+    ImGui::TextWrapped("%s", app.message.c_str());
+    ImGui::PopStyleColor();
+  }
   draw_scene_panel(app);
   draw_simulation_panel(app);
   draw_solver_panel(app);
@@ -166,12 +175,6 @@ void draw_panels(App& app) {
   draw_view_panel(app);
   draw_stats_panel(app);
   if (ImGui::Button("Help (H)")) app.show_help = !app.show_help;
-  if (!app.message.empty()) {  // wrapped: an error names a file, a JSON path and the problem
-    ImGui::PushStyleColor(ImGuiCol_Text,
-                          app.message_is_error ? ImVec4(1.f, 0.4f, 0.35f, 1.f) : ImVec4(0.6f, 0.8f, 0.6f, 1.f));
-    ImGui::TextWrapped("%s", app.message.c_str());
-    ImGui::PopStyleColor();
-  }
   ImGui::PopItemWidth();
   ImGui::End();
   draw_help_panel(app);

@@ -66,6 +66,7 @@ std::string write_state_dump(const App& app, const std::string& path) {
   for (const auto& c : w.stats().counters) stats[c.first] = c.second;
   j["stats"] = std::move(stats);  // the last frame's (intersecting pairs, kinetic energy, ...)
   j["warnings"] = w.warnings();    // the scene's, as listed under its title
+  j["message"] = app.message;      // the last notice or refusal, as shown in the window
   json steps = json::array();
   for (const StepRecord& r : app.steps)
     steps.push_back({{"frame", r.frame}, {"solver", r.solver}, {"max_displacement", r.max_displacement},

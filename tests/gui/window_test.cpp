@@ -333,6 +333,50 @@ TEST(Window, AStartThroughAnObstacleIsShownUnderTheTitle) {
   EXPECT_EQ(orange[1], 0u) << "orange text without a warning";
 }
 
+// A solver switched in over a cloth that already crosses an obstacle says so in
+// the window and turns the magenta overlay of the crossed triangles back on (the
+// replay turns it off first); over a clean cloth it says nothing of the kind and
+// nothing is magenta.
+TEST(Window, SwitchingOverACrossedClothSaysSoAndShowsWhere) {
+  CB_REQUIRE_WINDOW();
+  if (!find_solver("icloth") || !find_solver("pbd")) GTEST_SKIP() << "needs pbd and icloth";
+  std::string dir = scratch_dir("crossed_switch");
+  std::ofstream(dir + "/plate.obj") << "v 0 0.2 -0.3\nv 0 0.8 -0.3\nv 0 0.8 0.3\nv 0 0.2 0.3\nf 1 2 3\nf 1 3 4\n";
+  json sheet = {{"name", "sheet"},
+                {"grid", {{"layout", "quad"}, {"nx", 10}, {"ny", 10}, {"width", 1.0}, {"height", 1.0}}},
+                {"transform", {{"translate", {0.0, 0.5, 0.0}}, {"rotate_deg", {-90, 0, 0}}}}};
+  json scene = {{"gravity", {0, 0, 0}},
+                {"cloths", json::array({sheet})},
+                {"obstacles", json::array({{{"type", "mesh"}, {"name", "plate"}, {"obj", "plate.obj"}}})}};
+  std::ofstream(dir + "/crossed.json") << scene.dump();
+  scene["obstacles"][0]["transform"] = {{"translate", {0.0, 1.0, 0.0}}};  // lifted clear of the sheet
+  std::ofstream(dir + "/clean.json") << scene.dump();
+  size_t magenta[2] = {0, 0};
+  for (int k = 0; k < 2; ++k) {
+    const std::string name = k == 0 ? "crossed" : "clean";
+    // the notice as it stands right after the switch (the screenshot's own notice follows it)
+    write_replay(dir + "/replay.json",
+                 json::array({{{"frame", 1}, {"type", "intersections"}, {"on", false}},
+                              {{"frame", 3}, {"type", "set_solver"}, {"name", "icloth"}},
+                              {{"frame", 3}, {"type", "dump_state"}, {"path", dir + "/" + name + "_state.json"}}}),
+                 1000, 700);
+    run_ok("--scene " + dir + "/" + name + ".json --solver pbd --backend cpu --replay " + dir +
+           "/replay.json --frames 4 --exit --size 1000x700 --hide-ui --screenshot " + dir + "/" + name + ".png");
+    const json st = read_json(dir + "/" + name + "_state.json");
+    EXPECT_EQ(st.at("solver").get<std::string>(), "icloth");
+    const std::string msg = st.at("message").get<std::string>();
+    const bool noted = msg.find("icloth takes over a cloth that already crosses itself or an obstacle in ") !=
+                       std::string::npos;
+    EXPECT_EQ(noted, k == 0) << name << ": " << msg;
+    Image img;
+    ASSERT_TRUE(read_png(dir + "/" + name + ".png", &img));
+    for (size_t i = 0; i + 2 < img.rgb.size(); i += 3)
+      magenta[k] += img.rgb[i] > 180 && img.rgb[i + 1] < 90 && img.rgb[i + 2] > 180 ? 1 : 0;
+  }
+  EXPECT_GT(magenta[0], 50u) << "the crossed triangles are not shown";
+  EXPECT_EQ(magenta[1], 0u) << "magenta without a crossing";
+}
+
 TEST(Window, ClothJustAboveAnObstacleIsDrawnInFrontOfIt) {
   CB_REQUIRE_WINDOW();
   std::string dir = scratch_dir("cloth_over_floor");
