@@ -291,9 +291,10 @@ TEST(Window, ScreenshotShowsTheCloth) {
 // A scene whose sheet starts through a mesh plate: the warning is in the state
 // dump and drawn under the scene's title (its orange text in the panel), and a
 // clean scene shows none.
-TEST(Window, AStartThroughAnObstacleIsShownUnderTheTitle) {
-  CB_REQUIRE_WINDOW();
-  std::string dir = scratch_dir("start_warning");
+// In dir: plate.obj, an upright plate, and two scenes of a flat sheet without
+// gravity, crossed.json with the sheet through the plate (13 triangle pairs) and
+// clean.json with the plate lifted clear of it.
+void write_plate_scenes(const std::string& dir) {
   std::ofstream(dir + "/plate.obj") << "v 0 0.2 -0.3\nv 0 0.8 -0.3\nv 0 0.8 0.3\nv 0 0.2 0.3\nf 1 2 3\nf 1 3 4\n";
   json sheet = {{"name", "sheet"},
                 {"grid", {{"layout", "quad"}, {"nx", 10}, {"ny", 10}, {"width", 1.0}, {"height", 1.0}}},
@@ -304,6 +305,12 @@ TEST(Window, AStartThroughAnObstacleIsShownUnderTheTitle) {
   std::ofstream(dir + "/crossed.json") << scene.dump();
   scene["obstacles"][0]["transform"] = {{"translate", {0.0, 1.0, 0.0}}};  // lifted clear of the sheet
   std::ofstream(dir + "/clean.json") << scene.dump();
+}
+
+TEST(Window, AStartThroughAnObstacleIsShownUnderTheTitle) {
+  CB_REQUIRE_WINDOW();
+  std::string dir = scratch_dir("start_warning");
+  write_plate_scenes(dir);
   write_replay(dir + "/replay.json", json::array());
   size_t orange[2] = {0, 0};
   for (int k = 0; k < 2; ++k) {
@@ -341,16 +348,7 @@ TEST(Window, SwitchingOverACrossedClothSaysSoAndShowsWhere) {
   CB_REQUIRE_WINDOW();
   if (!find_solver("icloth") || !find_solver("pbd")) GTEST_SKIP() << "needs pbd and icloth";
   std::string dir = scratch_dir("crossed_switch");
-  std::ofstream(dir + "/plate.obj") << "v 0 0.2 -0.3\nv 0 0.8 -0.3\nv 0 0.8 0.3\nv 0 0.2 0.3\nf 1 2 3\nf 1 3 4\n";
-  json sheet = {{"name", "sheet"},
-                {"grid", {{"layout", "quad"}, {"nx", 10}, {"ny", 10}, {"width", 1.0}, {"height", 1.0}}},
-                {"transform", {{"translate", {0.0, 0.5, 0.0}}, {"rotate_deg", {-90, 0, 0}}}}};
-  json scene = {{"gravity", {0, 0, 0}},
-                {"cloths", json::array({sheet})},
-                {"obstacles", json::array({{{"type", "mesh"}, {"name", "plate"}, {"obj", "plate.obj"}}})}};
-  std::ofstream(dir + "/crossed.json") << scene.dump();
-  scene["obstacles"][0]["transform"] = {{"translate", {0.0, 1.0, 0.0}}};  // lifted clear of the sheet
-  std::ofstream(dir + "/clean.json") << scene.dump();
+  write_plate_scenes(dir);
   size_t magenta[2] = {0, 0};
   for (int k = 0; k < 2; ++k) {
     const std::string name = k == 0 ? "crossed" : "clean";
