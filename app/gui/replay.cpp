@@ -15,10 +15,11 @@ namespace {
 
 constexpr double kMaxPixels = 1e6;  // px: a cursor farther off the window is a broken file
 
+bool is_pixel(const json& v) { return v.is_number() && std::fabs(v.get<double>()) <= kMaxPixels; }
+
 // "" or why field `key` of event e is unusable: numbers within +-kMaxPixels,
 // whole numbers in [lo, hi], pairs [dx, dy] (the fields of the input events,
 // read while the replay runs; the actions check their own)
-bool is_pixel(const json& v) { return v.is_number() && std::fabs(v.get<double>()) <= kMaxPixels; }
 
 std::string check_number(const json& e, const char* key) {
   if (!e.contains(key)) return "";

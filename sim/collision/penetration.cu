@@ -1,6 +1,5 @@
 #include "sim/collision/penetration.h"
 
-
 #include "sim/collision/box_pairs.h"
 #include "sim/collision/boxes.h"
 #include "sim/collision/tri_tri.h"

@@ -94,10 +94,13 @@ std::vector<Vec3f> read_obj_positions(const std::string& path) {
       v.x = std::strtof(p + 2, &q);
       v.y = std::strtof(q, &q);
       v.z = std::strtof(q, &q);
-      const std::string vertex = path + ": line " + std::to_string(line) + ": vertex " + std::to_string(out.size() + 1);
-      if (q == p + 2 || !is_finite(v)) throw Error(vertex + " has a non-finite or unreadable coordinate");
-      const std::string problem = coordinate_problem(v);
-      if (!problem.empty()) throw Error(vertex + " " + problem);
+      // the message is built only for a bad vertex: this loop reads every vertex line
+      auto fail = [&](const std::string& what) {
+        throw Error(path + ": line " + std::to_string(line) + ": vertex " + std::to_string(out.size() + 1) + " " +
+                    what);
+      };
+      if (q == p + 2 || !is_finite(v)) fail("has a non-finite or unreadable coordinate");
+      if (const std::string problem = coordinate_problem(v); !problem.empty()) fail(problem);
       out.push_back(v);
     }
     const char* nl = static_cast<const char*>(std::memchr(p, '\n', size_t(end - p)));
