@@ -48,10 +48,18 @@ void note_crossings_taken_over(App& app, const std::string& solver) {
   const double crossed = w.stats().get("intersecting pairs");
   if (w.time() <= 0 || crossed <= 0) return;
   app.view.intersections = true;
+  // a solver with a takeover untangle (icloth: contour_untangle.h) says so through its parameter
+  const ParamTable params = w.solver()->params();
+  const ParamInfo* untangle = params.find("untangle_iterations");
+  const std::string what =
+      untangle && untangle->value > 0
+          ? " triangle pairs (magenta). It first moves the cloth to shorten the intersection curves until "
+            "nothing crosses (untangle_iterations); pairs it cannot free may last many frames, and such frames "
+            "run slower."
+          : " triangle pairs (magenta). Crossings handed over may last many frames or grow, and such frames "
+            "run slower: this solver does not promise to remove them.";
   app.notify(solver + " takes over a cloth that already crosses itself or an obstacle in " +
-                 std::to_string(long(crossed)) +
-                 " triangle pairs (magenta). Crossings handed over may last many frames or grow, and such frames "
-                 "run slower: no solver here promises to remove them.",
+                 std::to_string(long(crossed)) + what,
              false);
 }
 

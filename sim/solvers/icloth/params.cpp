@@ -72,6 +72,8 @@ ParamTable IClothParams::to_table() const {
   t.group("taking over another solver's state");
   t.add_int("settle_passes", settle_passes, 0, 1000,
             "most implicit passes from rest that settle a state taken over from another solver (0 = off)");
+  t.add_int("untangle_iterations", untangle_iterations, 0, 100000,
+            "most contour-shortening iterations that untangle a crossed state taken over (0 = off)");
   t.add_int("ease_frames", ease_frames, 0, 10000,
             "most frames whose kinetic energy gain is capped after taking over a state (0 = off)");
   t.group("diagnostics");
@@ -122,6 +124,7 @@ std::string IClothParams::from_table(const ParamTable& t, IClothParams* out) {
   p.count_intersections = t.get_bool("count_intersections");
   p.split_blocks = t.get_bool("split_blocks");
   p.settle_passes = t.get_int("settle_passes");
+  p.untangle_iterations = t.get_int("untangle_iterations");
   p.ease_frames = t.get_int("ease_frames");
   std::string err = p.validate();
   if (err.empty()) *out = p;
