@@ -69,11 +69,13 @@ sections=("$@")
 declare -A result
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/device.txt"
 
+# the tangled sweep runs on the CPU backend alone (6.5 minutes on 2 cores): CI's, not the device's
+cpu_only_sweep='PathSizes/TangledSweep.*'
 run_tests() {  # 4 shards in parallel, one log each
   local n=4 pids=() rc=0 cut=""
   for i in $(seq 0 $((n - 1))); do
     GTEST_TOTAL_SHARDS=$n GTEST_SHARD_INDEX=$i OMP_NUM_THREADS=4 \
-      timeout "${TEST_TIMEOUT:-400}" "$bin/clothbox_tests" >"$out/tests.$i.log" 2>&1 &
+      timeout "${TEST_TIMEOUT:-400}" "$bin/clothbox_tests" --gtest_filter="-$cpu_only_sweep" >"$out/tests.$i.log" 2>&1 &
     pids+=($!)
   done
   for p in "${pids[@]}"; do wait "$p" || rc=1; done
@@ -117,7 +119,7 @@ bench() {  # name timeout filters(';'-separated) [env...]
 for s in "${sections[@]}"; do
   case $s in
     tests) run_tests ;;
-    agree) timeout "${AGREE_TIMEOUT:-300}" "$bin/clothbox_tests" --gtest_filter="${AGREE_FILTER:-*CpuAndCuda*:*CudaMatchesCpu*:*OnCuda*:IClothSystem.*:RayDetector.*:IClothScenes.*:IClothTangledStart.*:*Takeover.*:IClothCg.*:IClothZoneSolver.*:StageTimer.*-IClothTangledStart.TheRecordedSwings*}" \
+    agree) timeout "${AGREE_TIMEOUT:-300}" "$bin/clothbox_tests" --gtest_filter="${AGREE_FILTER:-*CpuAndCuda*:*CudaMatchesCpu*:*OnCuda*:IClothSystem.*:RayDetector.*:IClothScenes.*:IClothTangledStart.*:*Takeover.*:IClothCg.*:IClothZoneSolver.*:StageTimer.*-$cpu_only_sweep}" \
              >"$out/agree.log" 2>&1; rc=$?
            result[agree]="exit $rc (see agree.log)"
            [ $rc -eq 124 ] && result[agree]+="; cut in $(grep '^\[ RUN      \]' "$out/agree.log" | tail -1 | awk '{print $4}')" ;;

@@ -14,7 +14,8 @@
 // through the other. Such a point, keyed by (edge, triangle), is shared by the
 // segments of the triangles on both sides of the edge, so the segments chain
 // into polylines (closed loops, or open ones that end where a boundary edge
-// crosses). L = sum over crossed pairs of |Q1 - Q2|, and its gradient at a point
+// crosses, or where the next triangle shares a vertex with the other one: the
+// exact count skips such adjacent pairs). L = sum over crossed pairs of |Q1 - Q2|, and its gradient at a point
 // P is g = sum over P's segments of the unit vector from the other end to P (zero
 // on a straight run: a contour shrinks where it bends, like a curve-shortening
 // flow).
@@ -41,7 +42,8 @@
 // through a plate from edge to edge) shrinks only from its ends, if at all;
 // such a state stays crossed.
 //
-// Host code: it runs once, when a solver takes over a crossed state.
+// Host code: it runs when a solver takes over a crossed state, at the start of
+// each frame until one starts clean (IClothSolver::untangle_takeover).
 #pragma once
 
 #include <cstddef>

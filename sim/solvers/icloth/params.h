@@ -110,8 +110,8 @@ struct IClothParams {
   /// is first moved down the length of its intersection contours (Volino &
   /// Magnenat-Thalmann 2006), positions only. Kept when nothing crosses after
   /// it (the settle and the ease follow, as for a clean state); otherwise the
-  /// state goes as handed to the tangled-start handling (solver.cpp,
-  /// untangle_takeover). 0 = off.
+  /// state goes as handed to the tangled-start handling, and the next frame
+  /// tries again (solver.cpp, untangle_takeover). 0 = off.
   int untangle_iterations = 600;
   /// Most frames of the takeover ease (sim/model/takeover_ease.h): from the first
   /// step of a state taken over at time > 0 (after the settle, or instead of it
