@@ -120,6 +120,7 @@ struct IClothSolver::Impl {
   bool seen_clean_start = false;
   bool settled = false;                  ///< the takeover settle is decided (settle)
   bool took_over = false;                ///< the first step was at time > 0: a state from elsewhere
+  int untangle_tries = 0;                ///< frames that started with the takeover untangle
   DeviceBuffer<Vec3f> settle_v;          ///< (n) m/s, the handed velocities kept over the settle
   DeviceBuffer<float> energy_scratch;    ///< (n) kinetic_energy's
   TakeoverEase ease;                     ///< after a takeover (takeover_ease.h)
@@ -256,6 +257,13 @@ size_t IClothSolver::device_bytes() const {
          d.settle_v.bytes() + d.energy_scratch.bytes() + d.ease.bytes();
 }
 
+namespace {
+// Frames after a takeover that may start with the takeover untangle
+// (untangle_takeover): the sweep's swings that were cleared at all were cleared
+// by their fifth.
+constexpr int kUntangleFrames = 10;
+}  // namespace
+
 void IClothSolver::step(const StepInputs& in, SimState& state) {
   const int substeps = params_.substeps > 0 ? params_.substeps : std::max(1, in.substeps);
   const float h = in.dt / float(substeps);
@@ -273,10 +281,12 @@ void IClothSolver::step(const StepInputs& in, SimState& state) {
   // sub-steps look only while some were found
   bool start_clean = in.start_clean;
   d.took_over = d.took_over || (!d.settled && in.time > 0);
-  // until a state handed over has started a frame clean, each frame that does
-  // not is untangled first (untangle_takeover)
-  if (d.took_over && !d.seen_clean_start && !start_clean && params_.untangle_iterations > 0) {
+  // until a state handed over has started a frame clean, each of the first
+  // kUntangleFrames frames that does not is untangled first (untangle_takeover)
+  if (d.took_over && !d.seen_clean_start && !start_clean && params_.untangle_iterations > 0 &&
+      d.untangle_tries < kUntangleFrames) {
     ScopedStage s(in.timer, "untangle");
+    ++d.untangle_tries;
     start_clean = untangle_takeover(in, state);
   }
   d.check_tangles = !start_clean;
@@ -368,7 +378,10 @@ int IClothSolver::settle(const StepInputs& in, SimState& state, float h, int sub
 // after 6 frames instead of below 2). That handling reshapes the state, so the
 // untangle is tried again at the start of each frame until one starts clean:
 // of the sweep's 90 swings 83 start clean, 5 more within 4 frames, and none
-// fails the sweep's test (23 before; RESULTS.md, twenty-ninth session).
+// fails the sweep's test (23 before; RESULTS.md, twenty-ninth session). The
+// tries stop after kUntangleFrames frames: a crossing that outlasts them (a
+// sheet through a plate from edge to edge) would cost up to ~250 iterations
+// of the descent every frame.
 namespace {
 
 // The takeover untangle's step, in units of the cloth's mean rest edge: 2 mm

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <numeric>
 
+#include "sim/scene/scene.h"
 #include "sim/solvers/icloth/params.h"
 #include "unit/solvers/takeover.h"
 
@@ -139,6 +140,34 @@ TEST(IClothTakeover, TheFoldIsUntangledThenSettledAndStaysClean) {
     EXPECT_EQ(r.most_pairs, 0) << backend_name(ctx.backend);
     EXPECT_LT(r.most, 0.2) << backend_name(ctx.backend);
   }
+}
+
+// A sheet through an upright mesh plate (a straight intersection curve from one
+// side of the plate to the other, which the untangle cannot shorten) handed
+// from pbd: the untangle is tried on the first 10 I-Cloth frames and then no
+// more (solver.cpp, kUntangleFrames), so a crossing that lasts does not cost a
+// descent every frame.
+TEST(IClothTakeover, AnUntangleThatCannotClearIsTriedForTenFramesOnly) {
+  SceneSpec scene = test::grid_scene(10, 10, 1.f, 1.f, 0.5f);
+  scene.env.gravity = Vec3f{0, 0, 0};
+  ObstacleSpec plate;
+  plate.name = "plate";
+  plate.kind = ObstacleKind::Mesh;
+  plate.mesh.positions = {{0, 0.2f, -0.3f}, {0, 0.8f, -0.3f}, {0, 0.8f, 0.3f}, {0, 0.2f, 0.3f}};
+  plate.mesh.tris = {{0, 1, 2}, {0, 2, 3}};
+  scene.obstacles.push_back(plate);
+  World w(Context{}, scene);
+  ASSERT_EQ(w.set_solver("pbd"), "");
+  for (int f = 0; f < 3; ++f) w.step();
+  ASSERT_GT(w.stats().get("intersecting pairs"), 0) << "the sheet should cross the plate";
+  ASSERT_EQ(w.set_solver("icloth"), "");
+  for (int f = 0; f < 13; ++f) {
+    w.step();
+    const bool tried = w.stats().get("untangle pairs before", -1) >= 0;
+    EXPECT_EQ(tried, f < 10) << "I-Cloth frame " << f;
+    if (tried) EXPECT_GT(w.stats().get("untangle pairs after"), 0) << "the plate's crossing was cleared";
+  }
+  EXPECT_GT(w.stats().get("intersecting pairs"), 0);
 }
 
 TEST(IClothTakeover, TheScenesOwnStartDoesNotSettle) {
