@@ -295,7 +295,7 @@ void IClothSolver::step(const StepInputs& in, SimState& state) {
     d.settled = true;
     if (in.time > 0 && start_clean && params_.settle_passes > 0) {
       ScopedStage s(in.timer, "settle");
-      in.stats.set("settle passes", settle(in, state, h, substeps, start_clean));
+      in.stats.set("settle passes", settle(in, state, h, substeps));
     }
     if (in.time > 0) d.ease.begin(params_.ease_frames);  // also when the settle is skipped (tangled)
   }
@@ -341,13 +341,13 @@ void IClothSolver::step(const StepInputs& in, SimState& state) {
 // failing swings instead of 2, tangles grown to 62 pairs; RESULTS.md,
 // twenty-fourth session). The friction state the still passes left (stuck,
 // carried) is cleared: it is none of the handed motion's. Returns the passes run.
-int IClothSolver::settle(const StepInputs& in, SimState& state, float h, int substeps, bool start_clean) {
+int IClothSolver::settle(const StepInputs& in, SimState& state, float h, int substeps) {
   Impl& d = *impl_;
   const int n = int(state.size());
   Environment still;  // no gravity, wind or drag
   still.gravity = Vec3f{0, 0, 0};
   const StepInputs calm{in.model, still,  in.obstacles, in.grab,  in.dt,          in.substeps,
-                        in.time,  in.self_collision,   in.timer,   in.stats, start_clean};
+                        in.time,  in.self_collision,   in.timer,   in.stats, true};  // only a clean start settles
   d.settle_v.copy_from(state.v);
   const double enough = 0.05 * kinetic_energy(ctx_, d.mass.data(), state.v.data(), n, d.energy_scratch) +
                         gravity_energy_bound(0.0, d.cloth_mass, h, in.env.gravity);  // 1/2 M (h g)^2

@@ -49,7 +49,7 @@ class IClothSolver : public Solver {
   /// which pieces take the repulsion's rest limit (solver.cpp, kReachOverEdge)
   void update_thick_pieces();
   void step_once(const StepInputs& in, SimState& state, float h, double t, float tau0, float tau1);
-  int settle(const StepInputs& in, SimState& state, float h, int substeps, bool start_clean);
+  int settle(const StepInputs& in, SimState& state, float h, int substeps);
   bool untangle_takeover(const StepInputs& in, SimState& state);
   SystemView system_view(const StepInputs& in, const SimState& state, float h) const;
   void newton_iterations(const StepInputs& in, SimState& state, const SystemView& A, double cg_scale);

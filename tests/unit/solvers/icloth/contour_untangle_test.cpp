@@ -84,8 +84,15 @@ TEST(ContourUntangle, APokeThroughASheetIsPulledBackAndNothingElseMoves) {
   }
   EXPECT_EQ(far_moved, 0.f) << "a vertex away from the contour moved";
   EXPECT_LT(moved, 0.03f);
-  // the tip is back below A, or A above it: B's apex no longer above A there
-  EXPECT_LT(s.x[s.apex].y - 0.f, s.x[0].y + 0.01f);
+  // the cone's tip is under A again (or A over it): below A's vertex nearest it
+  size_t above = 0;
+  float nearest = 1e30f;
+  for (size_t v = 0; v < s.b_first; ++v) {
+    const float dx = s.x[v].x - s.x[s.apex].x, dz = s.x[v].z - s.x[s.apex].z;
+    if (dx * dx + dz * dz < nearest) nearest = dx * dx + dz * dz, above = v;
+  }
+  EXPECT_LT(s.x[s.apex].y, s.x[above].y);
+  EXPECT_GT(x0[s.apex].y, x0[above].y) << "the tip started above A";
 }
 
 TEST(ContourUntangle, TheDescentShortensTheContours) {
