@@ -289,7 +289,10 @@ ContourResult untangle_contours(const ContourInput& in, const ContourSettings& s
   r.start_pairs = r.end_pairs = crossed_pairs(in, x, pairs);
   if (pairs.empty()) return r;
   Region g = tangle_region(in, x, pairs, s.reach);
-  const ContourResult part = descend(g.input(), s, g.x);
+  ContourSettings capped = s;
+  const size_t tris = std::max<size_t>(1, g.tris.size() + g.obs_tris.size());
+  capped.max_iterations = int(std::min<size_t>(size_t(std::max(s.max_iterations, 0)), s.max_work / tris));
+  const ContourResult part = descend(g.input(), capped, g.x);
   r.start_length = r.end_length = part.start_length;
   r.iterations = part.iterations;
   if (part.end_pairs >= part.start_pairs) return r;

@@ -121,6 +121,7 @@ struct IClothSolver::Impl {
   bool settled = false;                  ///< the takeover settle is decided (settle)
   bool took_over = false;                ///< the first step was at time > 0: a state from elsewhere
   int untangle_tries = 0;                ///< frames that started with the takeover untangle
+  size_t untangle_left = 0;              ///< crossed pairs the last untangle left (its result dropped)
   DeviceBuffer<Vec3f> settle_v;          ///< (n) m/s, the handed velocities kept over the settle
   DeviceBuffer<float> energy_scratch;    ///< (n) kinetic_energy's
   TakeoverEase ease;                     ///< after a takeover (takeover_ease.h)
@@ -262,6 +263,10 @@ namespace {
 // (untangle_takeover): the sweep's swings that were cleared at all were cleared
 // by their fifth.
 constexpr int kUntangleFrames = 10;
+// ... and only while the last try came close: what it left on the sweep's
+// swings was 1-4 pairs, cleared by a later try; on the 58^2 funnel swirled by
+// Verlet (30,205 pairs handed over) it left ~300 each time, at 4-6 s a try.
+constexpr size_t kUntangleRetryPairs = 16;
 }  // namespace
 
 void IClothSolver::step(const StepInputs& in, SimState& state) {
@@ -284,7 +289,7 @@ void IClothSolver::step(const StepInputs& in, SimState& state) {
   // until a state handed over has started a frame clean, each of the first
   // kUntangleFrames frames that does not is untangled first (untangle_takeover)
   if (d.took_over && !d.seen_clean_start && !start_clean && params_.untangle_iterations > 0 &&
-      d.untangle_tries < kUntangleFrames) {
+      d.untangle_tries < kUntangleFrames && d.untangle_left <= kUntangleRetryPairs) {
     ScopedStage s(in.timer, "untangle");
     ++d.untangle_tries;
     start_clean = untangle_takeover(in, state);
@@ -379,9 +384,10 @@ int IClothSolver::settle(const StepInputs& in, SimState& state, float h, int sub
 // untangle is tried again at the start of each frame until one starts clean:
 // of the sweep's 90 swings 83 start clean, 5 more within 4 frames, and none
 // fails the sweep's test (23 before; RESULTS.md, twenty-ninth session). The
-// tries stop after kUntangleFrames frames: a crossing that outlasts them (a
-// sheet through a plate from edge to edge) would cost up to ~250 iterations
-// of the descent every frame.
+// tries stop after kUntangleFrames frames, or once a try leaves more than
+// kUntangleRetryPairs pairs: a crossing that outlasts them (a sheet through a
+// plate from edge to edge, a mess of thousands of pairs) would cost a descent
+// every frame.
 namespace {
 
 // The takeover untangle's step, in units of the cloth's mean rest edge: 2 mm
@@ -417,6 +423,7 @@ bool IClothSolver::untangle_takeover(const StepInputs& in, SimState& state) {
   in.stats.set("untangle pairs after", double(r.end_pairs));  // > 0: the result was dropped
   in.stats.set("untangle iterations", double(r.iterations));
   if (r.end_pairs == 0) state.x.upload(ctx_, x);
+  d.untangle_left = r.end_pairs;
   return r.end_pairs == 0;
 }
 
