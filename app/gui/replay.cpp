@@ -20,7 +20,6 @@ bool is_pixel(const json& v) { return v.is_number() && std::fabs(v.get<double>()
 // "" or why field `key` of event e is unusable: numbers within +-kMaxPixels,
 // whole numbers in [lo, hi], pairs [dx, dy] (the fields of the input events,
 // read while the replay runs; the actions check their own)
-
 std::string check_number(const json& e, const char* key) {
   if (!e.contains(key)) return "";
   const json& v = e[key];
