@@ -31,8 +31,8 @@ std::vector<std::string> start_intersection_warnings(const ClothModel& model, co
     if (g.count++ == 0) g.first = p;
   }
   const std::string keep =
-      "; the solvers keep crossings they are handed, and I-Cloth's promise of no intersecting pair after a step "
-      "holds only from a clean start";
+      "; Verlet and pbd keep crossings they start with; I-Cloth first tries to untangle them "
+      "(untangle_iterations), and its promise of no intersecting pair after a step holds once a frame starts clean";
   std::vector<std::string> out;
   for (const auto& kv : groups) {
     const uint32_t a = kv.first.first;

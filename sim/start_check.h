@@ -1,8 +1,9 @@
 // Warnings about the state a scene starts in: cloth that already intersects
-// itself, another cloth or an obstacle before the first step. The solvers keep
-// crossings they are handed (I-Cloth promises no intersecting pair after a step
-// only from a clean start), so the user hears of them at load, not from a
-// counter after pressing play.
+// itself, another cloth or an obstacle before the first step. Verlet and pbd
+// keep crossings they start with, and I-Cloth, which first tries to untangle
+// them, promises no intersecting pair after a step only once a frame starts
+// clean; so the user hears of them at load, not from a counter after pressing
+// play.
 #pragma once
 
 #include <string>

@@ -66,13 +66,19 @@ void World::init_state() {
   time_ = 0;
   frame_ = 0;
   grab_ = Grab{};
-  start_clean_ = false;
+  start_clean_ = clean_at_load_;  // the scene's start, as checked at load
   stats_ = FrameStats{};
 }
 
 void World::reset() {
   init_state();
   update_obstacles(0.0, 0.0);
+  if (!solver_) return;
+  const SolverEntry* e = find_solver(solver_->name());
+  if (!e) return;  // a solver set directly (tests' own): it has no factory to restart from
+  const ParamTable params = solver_->params();
+  set_solver(e->make(ctx_, model_));
+  solver_->set_params(params);  // valid: they were the solver's own
 }
 
 std::string World::set_settings(const SimSettings& s) {
@@ -174,11 +180,14 @@ void World::finish_stats(double step_ms) {
 }
 
 // the scene's start state checked once at load (start_check.h); the counters
-// and pairs are the first frame's to fill, so they are cleared again
+// and pairs are the first frame's to fill, so they are cleared again. The check
+// vouches for the first frame's start, as a frame's check does for the next.
 void World::warn_of_start_intersections() {
   if (!settings_.check_intersections) return;
   count_intersecting_pairs();
   for (std::string& w : start_intersection_warnings(model_, intersecting_)) scene_.warnings.push_back(std::move(w));
+  clean_at_load_ = intersecting_.empty();
+  start_clean_ = clean_at_load_;  // the first frame starts from the state just checked
   intersecting_.clear();
   stats_ = FrameStats{};
 }

@@ -45,7 +45,10 @@ class World {
   // --- simulation -----------------------------------------------------------
   /// Advances one frame of settings().dt: obstacles first (kinematic), then cloth.
   void step();
-  /// Back to the initial state and time 0 (pins: the scene's).
+  /// Back to the initial state and time 0 (pins: the scene's). The solver
+  /// starts afresh with its current parameters: what it kept of the run (I-Cloth's
+  /// resting friction, whether it has seen a clean start) goes, so the run after
+  /// a reset is the one a fresh load gives.
   void reset();
   const SimSettings& settings() const { return settings_; }
   /// Validates and applies; returns "" or why not.
@@ -119,6 +122,9 @@ class World {
   /// The last frame's exact check found no intersecting pair and nothing has moved
   /// a vertex since (StepInputs::start_clean).
   bool start_clean_ = false;
+  /// The load's check (warn_of_start_intersections) found no intersecting pair:
+  /// the scene's start, and each reset's, is clean.
+  bool clean_at_load_ = false;
   ObstacleSet obstacles_;
   std::unique_ptr<Solver> solver_;
   SimSettings settings_;

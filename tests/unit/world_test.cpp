@@ -126,6 +126,45 @@ TEST(World, EveryRegisteredSolverIsDeterministicOnCpu) {
 namespace cb {
 namespace {
 
+// Reset is a replay: after a reset the run from the scene's start is the one a
+// fresh load gives, bit for bit, for every solver, with the parameters the user
+// set kept. The solvers keep history between frames (I-Cloth's resting friction
+// and takeover state, pbd's and Verlet's own), so a reset restarts the solver
+// too. A sheet falling on a ball: 30 frames (on the ball from the 15th); 8 more,
+// a reset, and the 30 again.
+TEST(World, ResetReplaysTheRunFromTheStart) {
+  const SceneSpec scene = load_scene(test::source_path("scenes/sheet_on_sphere.json"));
+  for (const SolverEntry& e : solver_registry()) {
+    SceneSpec s = scene;
+    s.solver = e.name;
+    s.solver_params.clear();
+    World w(Context{}, s);
+    ParamTable params = w.solver()->params();  // the user moves the first float parameter by 1 %
+    for (const ParamInfo& p : params.entries())
+      if (p.kind == ParamKind::Float && p.value > 0 && p.value * 1.01 <= p.max) {
+        ASSERT_EQ(params.set(p.name, p.value * 1.01), "");
+        break;
+      }
+    ASSERT_EQ(w.set_solver_params(params), "");
+    params = w.solver()->params();
+    for (int f = 0; f < 30; ++f) w.step();
+    const std::vector<Vec3f> first = w.positions();
+    for (int f = 0; f < 8; ++f) w.step();
+    w.reset();
+    EXPECT_EQ(w.solver_name(), e.name);
+    for (int f = 0; f < 30; ++f) w.step();
+    const std::vector<Vec3f> again = w.positions();
+    ASSERT_EQ(first.size(), again.size());
+    size_t differ = 0;
+    for (size_t i = 0; i < first.size(); ++i) differ += first[i] != again[i];
+    EXPECT_EQ(differ, 0u) << "solver " << e.name << ": " << differ << " vertices differ after the reset";
+    const std::vector<ParamInfo>& kept = w.solver()->params().entries();
+    ASSERT_EQ(kept.size(), params.entries().size());
+    for (size_t i = 0; i < kept.size(); ++i)
+      EXPECT_EQ(kept[i].value, params.entries()[i].value) << e.name << ": " << kept[i].name << " survives a reset";
+  }
+}
+
 TEST(World, CountsIntersectingPairsEveryFrame) {
   for (const Context& ctx : test::backends()) {
     SceneSpec s = test::grid_scene(6, 6, 1.f, 1.f, 0.5f);  // horizontal at y = 0.5
@@ -246,7 +285,7 @@ TEST(World, ASceneThatStartsIntersectedIsReportedAtLoad) {
   };
   EXPECT_TRUE(has("cloth 'sheet' and cloth 'upright' intersect at the start (")) << warn[0] << "\n" << warn[1];
   EXPECT_TRUE(has("cloth 'sheet' intersects an obstacle at the start (")) << warn[0] << "\n" << warn[1];
-  EXPECT_TRUE(has("I-Cloth's promise of no intersecting pair after a step holds only from a clean start"));
+  EXPECT_TRUE(has("I-Cloth first tries to untangle them"));
   // the counters and pairs are left for the first frame
   EXPECT_EQ(w.stats().get("intersecting pairs", -1), -1.0);
   EXPECT_TRUE(w.intersecting_pairs().empty());

@@ -1,4 +1,4 @@
-// Untangling a cloth handed over crossed: intersection contour minimisation
+// Untangling a cloth that starts crossed: intersection contour minimisation
 // (Volino & Magnenat-Thalmann 2006, "Resolving surface collisions through
 // intersection contour minimization").
 //
@@ -42,8 +42,9 @@
 // through a plate from edge to edge) shrinks only from its ends, if at all;
 // such a state stays crossed.
 //
-// Host code: it runs when a solver takes over a crossed state, at the start of
-// each frame until one starts clean (IClothSolver::untangle_takeover).
+// Host code: it runs when I-Cloth starts from a crossed state (taken over from
+// another solver, or the scene's own start), at the start of each frame until
+// one starts clean (IClothSolver::untangle_crossed).
 #pragma once
 
 #include <cstddef>

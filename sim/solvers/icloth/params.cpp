@@ -73,7 +73,8 @@ ParamTable IClothParams::to_table() const {
   t.add_int("settle_passes", settle_passes, 0, 1000,
             "most implicit passes from rest that settle a state taken over from another solver (0 = off)");
   t.add_int("untangle_iterations", untangle_iterations, 0, 100000,
-            "most contour-shortening iterations that untangle a crossed state taken over (0 = off)");
+            "most contour-shortening iterations that untangle a crossed start: a state taken over, or the "
+            "scene's own (0 = off)");
   t.add_int("ease_frames", ease_frames, 0, 10000,
             "most frames whose kinetic energy gain is capped after taking over a state (0 = off)");
   t.group("diagnostics");

@@ -105,13 +105,15 @@ struct IClothParams {
   /// the handed kinetic energy plus gravity's kinetic energy over a step, or
   /// after a frame's worth of CCD and rigid rounds. 0 = off.
   int settle_passes = 32;
-  /// Most iterations of the takeover untangle (contour_untangle.h): a state
-  /// taken over crossed (time > 0, the world's check found intersecting pairs)
-  /// is first moved down the length of its intersection contours (Volino &
+  /// Most iterations of the untangle of a crossed start (contour_untangle.h):
+  /// a state that starts a frame crossed before any frame has started clean (a
+  /// state taken over from another solver, or the scene's own start) is first
+  /// moved down the length of its intersection contours (Volino &
   /// Magnenat-Thalmann 2006), positions only. Kept when nothing crosses after
-  /// it (the settle and the ease follow, as for a clean state); otherwise the
-  /// state goes as handed to the tangled-start handling, and the next frame
-  /// tries again (solver.cpp, untangle_takeover). 0 = off.
+  /// it (after a takeover the settle and the ease follow, as for a clean
+  /// state); otherwise the state goes on crossed to the tangled-start
+  /// handling, and the next frame tries again (solver.cpp, untangle_crossed).
+  /// 0 = off.
   int untangle_iterations = 600;
   /// Most frames of the takeover ease (sim/model/takeover_ease.h): from the first
   /// step of a state taken over at time > 0 (after the settle, or instead of it

@@ -108,19 +108,18 @@ struct IClothSolver::Impl {
   // penetration handling (host side) and the penetration counter
   CollisionHandler collisions;
   bool check_tangles = true;  ///< look for intersecting pairs before the next sub-step
-  /// Some frame started clean (the world's check, or the takeover untangle):
-  /// tangles found since are this solver's own, which it pushes apart
-  /// (untangle.h). A state handed over tangled by another solver that the
-  /// takeover untangle cannot clear, or a scene that starts tangled, keeps the
-  /// conservative tangled-start handling until it is clean once: on 18 Verlet
+  /// Some frame started clean (the world's check, or the untangle of a crossed
+  /// start): tangles found since are this solver's own, which it pushes apart
+  /// (untangle.h). A crossed state (handed over by another solver, or the
+  /// scene's own start) that the untangle cannot clear keeps the conservative
+  /// tangled-start handling until it is clean once: on 18 Verlet
   /// swings handed over (sheets folded through themselves, 10-35 pairs) the
   /// pushes left fewer crossed pairs after 6 frames (219 instead of 229) but
   /// more strain (1.41 instead of 1.36 on average, 3 swings above 2.5 instead
   /// of 2; RESULTS.md, seventeenth session).
   bool seen_clean_start = false;
   bool settled = false;                  ///< the takeover settle is decided (settle)
-  bool took_over = false;                ///< the first step was at time > 0: a state from elsewhere
-  int untangle_tries = 0;                ///< frames that started with the takeover untangle
+  int untangle_tries = 0;                ///< frames that started with the untangle
   size_t untangle_left = 0;              ///< crossed pairs the last untangle left (its result dropped)
   DeviceBuffer<Vec3f> settle_v;          ///< (n) m/s, the handed velocities kept over the settle
   DeviceBuffer<float> energy_scratch;    ///< (n) kinetic_energy's
@@ -259,8 +258,8 @@ size_t IClothSolver::device_bytes() const {
 }
 
 namespace {
-// Frames after a takeover that may start with the takeover untangle
-// (untangle_takeover): the sweep's swings that were cleared at all were cleared
+// Frames from the start (the scene's, or a takeover) that may begin with the untangle
+// (untangle_crossed): the sweep's swings that were cleared at all were cleared
 // by their fifth.
 constexpr int kUntangleFrames = 10;
 // ... and only while the last try came close: what it left on the sweep's
@@ -285,14 +284,14 @@ void IClothSolver::step(const StepInputs& in, SimState& state) {
   // a look for tangles unless the world's check vouches for its start; later
   // sub-steps look only while some were found
   bool start_clean = in.start_clean;
-  d.took_over = d.took_over || (!d.settled && in.time > 0);
-  // until a state handed over has started a frame clean, each of the first
-  // kUntangleFrames frames that does not is untangled first (untangle_takeover)
-  if (d.took_over && !d.seen_clean_start && !start_clean && params_.untangle_iterations > 0 &&
+  // until a frame has started clean, each of the first kUntangleFrames frames
+  // that does not is untangled first (untangle_crossed): a state handed over
+  // crossed by another solver, or a scene that starts crossed
+  if (!d.seen_clean_start && !start_clean && params_.untangle_iterations > 0 &&
       d.untangle_tries < kUntangleFrames && d.untangle_left <= kUntangleRetryPairs) {
     ScopedStage s(in.timer, "untangle");
     ++d.untangle_tries;
-    start_clean = untangle_takeover(in, state);
+    start_clean = untangle_crossed(in, state);
   }
   d.check_tangles = !start_clean;
   d.seen_clean_start = d.seen_clean_start || start_clean;
@@ -370,12 +369,16 @@ int IClothSolver::settle(const StepInputs& in, SimState& state, float h, int sub
   return pass;
 }
 
-// The takeover untangle: a state handed over with crossed triangle pairs (a
-// Verlet or pbd swing that folded the sheet through itself) is moved down the
-// length of its intersection contours before the frame's first step
-// (contour_untangle.h), positions only, on the host. Its result is kept only
-// when nothing crosses any more; then the takeover goes on as from a clean
-// state (the settle, then the ease) and I-Cloth's promise holds from then on.
+// The untangle of a crossed start: a state handed over with crossed triangle
+// pairs (a Verlet or pbd swing that folded the sheet through itself), or a
+// scene whose own start crosses (a mesh that intersects itself at rest, a
+// garment through a body), is moved down the length of its intersection
+// contours before the frame's first step (contour_untangle.h), positions only,
+// on the host. Its result is kept only when nothing crosses any more; then a
+// takeover goes on as from a clean state (the settle, then the ease), a scene's
+// start simply runs, and I-Cloth's promise holds from then on. A body mesh
+// dropped as cloth (wm2_15k, 496 pairs at its fingers and hair) is cleared in
+// 23 iterations (RESULTS.md, thirtieth session).
 // A partial result is dropped: on the tangled sweep what the descent leaves
 // (1-4 pairs, where a fold has collapsed a row of cells so that the cells
 // beside it cross at a point or through a sliver) did worse under the
@@ -390,7 +393,7 @@ int IClothSolver::settle(const StepInputs& in, SimState& state, float h, int sub
 // every frame.
 namespace {
 
-// The takeover untangle's step, in units of the cloth's mean rest edge: 2 mm
+// The untangle's step, in units of the cloth's mean rest edge: 2 mm
 // on the 40 x 40 hanging sheet, where 1 mm needed twice the iterations and
 // left the same swings crossed (RESULTS.md, twenty-ninth session).
 constexpr float kUntangleStep = 0.07f;
@@ -407,7 +410,7 @@ float mean_of(const std::vector<float>& v) {
 
 }  // namespace
 
-bool IClothSolver::untangle_takeover(const StepInputs& in, SimState& state) {
+bool IClothSolver::untangle_crossed(const StepInputs& in, SimState& state) {
   Impl& d = *impl_;
   std::vector<Vec3f> x = state.x.to_host();
   const std::vector<float> inv_mass = state.inv_mass.to_host();

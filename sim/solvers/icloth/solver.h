@@ -50,7 +50,7 @@ class IClothSolver : public Solver {
   void update_thick_pieces();
   void step_once(const StepInputs& in, SimState& state, float h, double t, float tau0, float tau1);
   int settle(const StepInputs& in, SimState& state, float h, int substeps);
-  bool untangle_takeover(const StepInputs& in, SimState& state);
+  bool untangle_crossed(const StepInputs& in, SimState& state);
   SystemView system_view(const StepInputs& in, const SimState& state, float h) const;
   void newton_iterations(const StepInputs& in, SimState& state, const SystemView& A, double cg_scale);
   bool add_contact_springs(const StepInputs& in, const SimState& state, bool use_repulsion, SystemView& A);
