@@ -128,6 +128,9 @@ struct Aabb {
   CB_HD void grow(Vec3f p) { lo = cmin(lo, p); hi = cmax(hi, p); }
   CB_HD void grow(const Aabb& b) { lo = cmin(lo, b.lo); hi = cmax(hi, b.hi); }
   CB_HD bool empty() const { return lo.x > hi.x; }
+  CB_HD bool contains(Vec3f p) const {
+    return p.x >= lo.x && p.y >= lo.y && p.z >= lo.z && p.x <= hi.x && p.y <= hi.y && p.z <= hi.z;
+  }
   CB_HD Vec3f center() const { return (lo + hi) * 0.5f; }
   CB_HD Vec3f extent() const { return hi - lo; }
 };

@@ -235,10 +235,6 @@ struct Region {
   ContourInput input() const { return ContourInput{&tris, &piece, &inv_mass, &obs_x, &obs_tris}; }
 };
 
-bool contains(const Aabb& b, Vec3f p) {
-  return p.x >= b.lo.x && p.y >= b.lo.y && p.z >= b.lo.z && p.x <= b.hi.x && p.y <= b.hi.y && p.z <= b.hi.z;
-}
-
 Region tangle_region(const ContourInput& in, const std::vector<Vec3f>& x, const std::vector<Int2>& pairs, float reach) {
   const Soup soup{in, x};
   Aabb box;
@@ -254,13 +250,13 @@ Region tangle_region(const ContourInput& in, const std::vector<Vec3f>& x, const 
       id[size_t(v)] = int(g.x.size());
       g.x.push_back(x[size_t(v)]);
       g.cloth_id.push_back(v);
-      g.inv_mass.push_back(contains(box, x[size_t(v)]) ? (*in.inv_mass)[size_t(v)] : 0.f);
+      g.inv_mass.push_back(box.contains(x[size_t(v)]) ? (*in.inv_mass)[size_t(v)] : 0.f);
     }
     return id[size_t(v)];
   };
   for (size_t t = 0; t < in.cloth_tris->size(); ++t) {
     const Int3 T = (*in.cloth_tris)[t];
-    if (!contains(box, x[size_t(T.a)]) && !contains(box, x[size_t(T.b)]) && !contains(box, x[size_t(T.c)])) continue;
+    if (!box.contains(x[size_t(T.a)]) && !box.contains(x[size_t(T.b)]) && !box.contains(x[size_t(T.c)])) continue;
     g.tris.push_back(Int3{local(T.a), local(T.b), local(T.c)});
     g.piece.push_back(in.tri_piece ? (*in.tri_piece)[t] : 0u);
   }

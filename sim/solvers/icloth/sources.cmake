@@ -7,6 +7,7 @@ list(APPEND CLOTHBOX_SIM_CXX
   solvers/icloth/rigid_zones.cpp
   solvers/icloth/untangle.cpp
   solvers/icloth/contour_untangle.cpp
+  solvers/icloth/obstacle_pushout.cpp
   solvers/icloth/zone_followers.cpp
   solvers/icloth/solver.cpp)
 list(APPEND CLOTHBOX_SIM_CU
