@@ -215,7 +215,10 @@ ContourResult descend(const ContourInput& in, const ContourSettings& s, std::vec
       x = best;
       continue;
     }
-    for (size_t v = 0; v < x.size(); ++v) x[v] += step * grad[v];
+    if (in.max_move)
+      for (size_t v = 0; v < x.size(); ++v) x[v] += std::min(step, (*in.max_move)[v]) * grad[v];
+    else
+      for (size_t v = 0; v < x.size(); ++v) x[v] += step * grad[v];
   }
   x = best;
   r.end_pairs = best_pairs;
@@ -229,10 +232,12 @@ ContourResult descend(const ContourInput& in, const ContourSettings& s, std::vec
 struct Region {
   std::vector<Int3> tris, obs_tris;
   std::vector<uint32_t> piece;
-  std::vector<float> inv_mass;
+  std::vector<float> inv_mass, max_move;
   std::vector<Vec3f> x, obs_x;
   std::vector<int> cloth_id;  ///< (region cloth vertices) the cloth vertex each is
-  ContourInput input() const { return ContourInput{&tris, &piece, &inv_mass, &obs_x, &obs_tris}; }
+  ContourInput input() const {
+    return ContourInput{&tris, &piece, &inv_mass, &obs_x, &obs_tris, max_move.empty() ? nullptr : &max_move};
+  }
 };
 
 Region tangle_region(const ContourInput& in, const std::vector<Vec3f>& x, const std::vector<Int2>& pairs, float reach) {
@@ -251,6 +256,7 @@ Region tangle_region(const ContourInput& in, const std::vector<Vec3f>& x, const 
       g.x.push_back(x[size_t(v)]);
       g.cloth_id.push_back(v);
       g.inv_mass.push_back(box.contains(x[size_t(v)]) ? (*in.inv_mass)[size_t(v)] : 0.f);
+      if (in.max_move) g.max_move.push_back((*in.max_move)[size_t(v)]);
     }
     return id[size_t(v)];
   };

@@ -27,7 +27,8 @@
 // iteration moves the edge's vertices along -G (weights 1 - s and s) and the
 // triangle's along +G (its barycentric weights of P), each point's direction
 // normalised and the directions averaged per vertex (over a weight of at least
-// one), times a step `step`: no vertex moves more than the step. Obstacle and
+// one), times a step `step` (or the vertex's own `max_move`, where smaller):
+// no vertex moves more than the step. Obstacle and
 // pinned vertices do not move (their side's share of the motion is lost).
 // The exact crossing test (tri_tri.h) counts the crossed pairs after each
 // iteration; the positions with the fewest are kept. The descent runs on the
@@ -62,6 +63,9 @@ struct ContourInput {
   const std::vector<float>* inv_mass = nullptr;       ///< (nverts) 1/kg, 0 = pinned (does not move)
   const std::vector<Vec3f>* obs_x = nullptr;          ///< (nobsverts) m, may be null without obstacles
   const std::vector<Int3>* obs_tris = nullptr;        ///< (nobstris) ids into obs_x, may be null
+  /// (nverts) m, the most each vertex moves in one iteration (below the step
+  /// where its edges are short); null = the step for every vertex
+  const std::vector<float>* max_move = nullptr;
 };
 
 struct ContourSettings {

@@ -153,6 +153,34 @@ TEST(ContourUntangle, PinnedVerticesAndObstaclesStayWhereTheyAre) {
   for (size_t v = 0; v < obs.size(); ++v) EXPECT_EQ(obs[v], obs_before[v]);
 }
 
+// Each vertex moves at most its max_move in one iteration (a garment's
+// sub-millimetre seam edges would be stretched many-fold by the common step):
+// one iteration with a cap of a twentieth of the step on every vertex of the
+// cone (B) moves those vertices no more than that, and A's by up to the step.
+TEST(ContourUntangle, NoVertexMovesMoreThanItsCapInAnIteration) {
+  Poke s = poked_sheets(20, 0.01f, 0.05f);
+  ContourSettings cs;
+  cs.max_iterations = 1;
+  cs.step = 2e-3f;
+  const float cap = cs.step / 20.f;
+  std::vector<float> max_move(s.x.size(), 1.f);
+  for (size_t v = s.b_first; v < s.x.size(); ++v) max_move[v] = cap;
+  const ContourInput in{&s.tris, &s.piece, &s.inv_mass, nullptr, nullptr, &max_move};
+  std::vector<Vec3f> x = s.x;
+  const ContourResult r = icloth::untangle_contours(in, cs, x);
+  ASSERT_EQ(r.iterations, 1);
+  ASSERT_LT(r.end_pairs, r.start_pairs) << "the iterate is kept only when it crosses less";
+  float a_moved = 0, b_moved = 0;
+  for (size_t v = 0; v < x.size(); ++v) {
+    float& moved = v < s.b_first ? a_moved : b_moved;
+    moved = std::max(moved, length(x[v] - s.x[v]));
+  }
+  EXPECT_GT(b_moved, 0.f) << "the cone moves";
+  EXPECT_LE(b_moved, cap * 1.0001f);
+  EXPECT_GT(a_moved, cap * 2.f) << "the sheet A takes the full step";
+  EXPECT_LE(a_moved, cs.step * 1.0001f);
+}
+
 TEST(ContourUntangle, ACleanStateIsLeftAsItIs) {
   Poke s = poked_sheets(12, -0.005f, 0.05f);  // the cone stops 5 mm below A
   ASSERT_EQ(crossed(s, s.x), 0u);
