@@ -49,6 +49,18 @@ std::string write_grid_obj(const std::string& name, int n, float size) {
   return path;
 }
 
+TriMesh box_mesh(Vec3f lo, Vec3f hi) {
+  TriMesh m;
+  for (int i = 0; i < 8; ++i)
+    m.positions.push_back(Vec3f((i & 1) ? hi.x : lo.x, (i & 2) ? hi.y : lo.y, (i & 4) ? hi.z : lo.z));
+  const int q[6][4] = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
+  for (const auto& f : q) {
+    m.tris.push_back(Int3{f[0], f[1], f[2]});
+    m.tris.push_back(Int3{f[0], f[2], f[3]});
+  }
+  return m;
+}
+
 SceneSpec grid_scene(int nx, int ny, float width, float height, float y) {
   SceneSpec s;
   s.path = "test-grid";

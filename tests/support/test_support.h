@@ -24,6 +24,9 @@ bool cuda_context(Context* out);
 /// A scene with one quad grid (nx x ny, width x height m) lying in the xz plane at
 /// height y (m), no obstacles, gravity -9.81 y.
 SceneSpec grid_scene(int nx, int ny, float width, float height, float y);
+/// A closed box [lo, hi] (m): 8 vertices, 12 triangles counter-clockwise seen
+/// from outside (outward normals).
+TriMesh box_mesh(Vec3f lo, Vec3f hi);
 /// Writes an n x n grid of `size` m square (edges size / (n - 1)), flat in xz,
 /// as an OBJ named `name` in the system's temporary folder; returns its path.
 std::string write_grid_obj(const std::string& name, int n, float size);

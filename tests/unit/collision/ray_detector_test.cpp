@@ -29,14 +29,10 @@ struct Cloth {
 
 // closed box, outward counter-clockwise triangles
 void add_box(ObstacleSet& o, Vec3f lo, Vec3f hi) {
-  int b = int(o.mesh_x.size());
-  for (int i = 0; i < 8; ++i)
-    o.mesh_x.push_back(Vec3f((i & 1) ? hi.x : lo.x, (i & 2) ? hi.y : lo.y, (i & 4) ? hi.z : lo.z));
-  const int q[6][4] = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
-  for (const auto& f : q) {
-    o.mesh_tris.push_back(Int3{b + f[0], b + f[1], b + f[2]});
-    o.mesh_tris.push_back(Int3{b + f[0], b + f[2], b + f[3]});
-  }
+  const int b = int(o.mesh_x.size());
+  const TriMesh m = test::box_mesh(lo, hi);
+  o.mesh_x.insert(o.mesh_x.end(), m.positions.begin(), m.positions.end());
+  for (const Int3& t : m.tris) o.mesh_tris.push_back(Int3{b + t.a, b + t.b, b + t.c});
   o.mesh_x_prev = o.mesh_x;
   o.mesh_version++;
 }

@@ -16,20 +16,6 @@
 namespace cb {
 namespace {
 
-// closed box, outward counter-clockwise triangles
-void add_box(ObstacleSet& o, Vec3f lo, Vec3f hi) {
-  const int b = int(o.mesh_x.size());
-  for (int i = 0; i < 8; ++i)
-    o.mesh_x.push_back(Vec3f((i & 1) ? hi.x : lo.x, (i & 2) ? hi.y : lo.y, (i & 4) ? hi.z : lo.z));
-  const int q[6][4] = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
-  for (const auto& f : q) {
-    o.mesh_tris.push_back(Int3{b + f[0], b + f[1], b + f[2]});
-    o.mesh_tris.push_back(Int3{b + f[0], b + f[2], b + f[3]});
-  }
-  o.mesh_x_prev = o.mesh_x;
-  o.mesh_version++;
-}
-
 // A 1 m sheet (21 x 21 cells, normal +z) at z = 0.05 through the box
 // [-0.2, 0.2]^2 x [-0.3, 0.1]: its 8 x 8 vertices inside are 5 cm under the
 // top face and 35 cm over the bottom one. Each free one flagged near moves
@@ -42,8 +28,10 @@ TEST(ObstaclePushOut, ASheetThroughABoxIsPushedOutOfItsTop) {
   const TriMesh m = make_grid(g);
   std::vector<Vec3f> x0;
   for (const Vec3f& p : m.positions) x0.push_back(p + Vec3f(0.025f, 0.025f, 0.05f));  // lattice off the walls
-  ObstacleSet o;
-  add_box(o, Vec3f(-0.2f, -0.2f, -0.3f), Vec3f(0.2f, 0.2f, 0.1f));
+  ObstacleSet o;  // one closed box, outward
+  const TriMesh box = test::box_mesh(Vec3f(-0.2f, -0.2f, -0.3f), Vec3f(0.2f, 0.2f, 0.1f));
+  o.mesh_x = o.mesh_x_prev = box.positions;
+  o.mesh_tris = box.tris;
   const auto inside = [](Vec3f p) { return std::fabs(p.x) < 0.2f && std::fabs(p.y) < 0.2f; };
   std::vector<float> inv_mass(x0.size(), 1.f);
   std::vector<uint8_t> near(x0.size(), 1);

@@ -234,14 +234,7 @@ TEST(IClothScenes, ASheetThroughAPedestalAtTheStartIsPushedOutOfIt) {
   ObstacleSpec box;
   box.name = "pedestal";
   box.kind = ObstacleKind::Mesh;
-  const Vec3f lo{-0.15f, 0.f, -0.15f}, hi{0.15f, 0.5f, 0.15f};
-  for (int i = 0; i < 8; ++i)
-    box.mesh.positions.push_back(Vec3f((i & 1) ? hi.x : lo.x, (i & 2) ? hi.y : lo.y, (i & 4) ? hi.z : lo.z));
-  const int q[6][4] = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
-  for (const auto& f : q) {  // outward, counter-clockwise
-    box.mesh.tris.push_back(Int3{f[0], f[1], f[2]});
-    box.mesh.tris.push_back(Int3{f[0], f[2], f[3]});
-  }
+  box.mesh = test::box_mesh(Vec3f{-0.15f, 0.f, -0.15f}, Vec3f{0.15f, 0.5f, 0.15f});
   s.obstacles.push_back(box);
   s.solver = "icloth";
   for (const bool untangle : {true, false}) {
