@@ -9,9 +9,9 @@
 // cloth -> volumetric rule (Lehericey et al. 2015, ray_classify.h). A ray
 // leaves each cloth vertex along its normal and one against it; a vertex whose
 // ray's first obstacle hit is a back face is inside (the detector keeps the
-// shallower of two such exits), and moves along the hit triangle's outward
-// normal by the hit's depth (distance to its plane plus e). Passes repeat
-// until no vertex is inside.
+// shallower of two such exits), and moves to the ray's exit point and e
+// beyond it along the exit face's outward normal. Passes repeat until no
+// vertex is inside.
 //
 // A vertex pushed out to a flat face leaves the edges to its neighbours
 // outside the body through the face's rim (a sheet through a box, pushed out
