@@ -381,9 +381,10 @@ int IClothSolver::settle(const StepInputs& in, SimState& state, float h, int sub
 // only when nothing crosses any more; then a takeover goes on as from a clean
 // state (the settle, then the ease), a scene's start simply runs, and
 // I-Cloth's promise holds from then on. A body mesh dropped as cloth (wm2_15k,
-// 496 pairs at its fingers and hair) is cleared in 23 iterations; the kick
-// skirt shrunk to 0.55 of its fitted size, its waist inside the hips (227
-// pairs), by 473 pushes and 3 iterations (RESULTS.md, thirtieth session).
+// 496 pairs at its fingers and hair) is cleared in 24 iterations; the kick
+// skirt at scale 0.55 instead of its fitted 0.711, its waist inside the hips
+// (227 pairs), by 446 pushes (RESULTS.md, thirtieth session). A result that
+// stretches an edge's strain by more than kUntangleGrowth is dropped as torn.
 // A partial result is dropped: on the tangled sweep what the descent leaves
 // (1-4 pairs, where a fold has collapsed a row of cells so that the cells
 // beside it cross at a point or through a sliver) did worse under the
