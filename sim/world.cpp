@@ -73,12 +73,9 @@ void World::init_state() {
 void World::reset() {
   init_state();
   update_obstacles(0.0, 0.0);
-  if (!solver_) return;
-  const SolverEntry* e = find_solver(solver_->name());
-  if (!e) return;  // a solver set directly (tests' own): it has no factory to restart from
-  const ParamTable params = solver_->params();
-  set_solver(e->make(ctx_, model_));
-  solver_->set_params(params);  // valid: they were the solver's own
+  // a fresh solver of the same name, which set_solver gives the parameters it
+  // leaves with (a solver set directly, tests' own, has no name to restart from)
+  if (solver_ && find_solver(solver_->name())) set_solver(solver_->name());
 }
 
 std::string World::set_settings(const SimSettings& s) {

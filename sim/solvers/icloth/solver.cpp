@@ -448,7 +448,10 @@ bool IClothSolver::untangle_crossed(const StepInputs& in, SimState& state) {
   const std::vector<Vec3f> handed = state.x.to_host();
   const std::vector<float> inv_mass = state.inv_mass.to_host();
   const float step = kUntangleStep * mean_of(in.model.rest_edge_length);
-  const size_t pushed = push_out_of_bodies(in, state, inv_mass, kUntangleReach * step);
+  const bool bodies = in.obstacles.has_meshes();
+  size_t handed_pairs = 0;  // all crossed pairs as handed (counted by the push-out where it runs)
+  const size_t pushed =
+      bodies ? push_out_of_bodies(in, state, handed, inv_mass, kUntangleReach * step, handed_pairs) : 0;
   std::vector<Vec3f> x = pushed > 0 ? state.x.to_host() : handed;
   const std::vector<uint32_t> piece = d.tri_piece.to_host();
   const ObstacleSet& o = in.obstacles;
@@ -459,20 +462,23 @@ bool IClothSolver::untangle_crossed(const StepInputs& in, SimState& state) {
   cs.step = step;
   cs.reach = kUntangleReach * cs.step;
   const ContourResult r = untangle_contours(ci, cs, x);
+  if (!bodies) handed_pairs = r.start_pairs;
+  in.stats.set("untangle pairs before", double(handed_pairs));
   in.stats.set("untangle pairs after", double(r.end_pairs));  // > 0: the result was dropped
   in.stats.set("untangle iterations", double(r.iterations));
   d.untangle_left = r.end_pairs;
-  bool kept = r.end_pairs == 0;
+  bool moved = pushed > 0, kept = r.end_pairs == 0;
   if (kept) {
     state.x.upload(ctx_, x);
+    moved = true;
     const DeviceBuffer<Vec3f> before(ctx_, handed);
     const float growth = max_edge_strain_growth(ctx_, before.data(), state.x.data(), d.edges.data(),
                                                 d.edge_rest.data(), int(d.edges.size()), d.edge_scratch.data());
     in.stats.set("untangle strain growth", double(growth));
     kept = growth <= kUntangleGrowth;
-    if (!kept) d.untangle_left = r.start_pairs;  // torn: the state keeps what it was handed
+    if (!kept) d.untangle_left = handed_pairs;  // torn: the state keeps what it was handed
   }
-  if (!kept && (pushed > 0 || r.end_pairs == 0)) state.x.upload(ctx_, handed);
+  if (!kept && moved) state.x.upload(ctx_, handed);
   return kept;
 }
 
@@ -480,19 +486,19 @@ bool IClothSolver::untangle_crossed(const StepInputs& in, SimState& state) {
 // vertices inside a body near the crossed triangles (their box grown by
 // `reach`) are pushed out to its surface (obstacle_pushout.h), since the
 // contour descent cannot pull a garment out of a body it lies in all around.
-// Sets "untangle pairs before" (all crossed pairs) and returns the vertex
-// moves made, pushes and the rim's (0: x untouched).
-size_t IClothSolver::push_out_of_bodies(const StepInputs& in, SimState& state, const std::vector<float>& inv_mass,
-                                        float reach) {
+// x: the state's positions on the host. `crossed` receives all crossed pairs
+// as handed; returns the vertex moves made, pushes and the rim's (0: the
+// state untouched).
+size_t IClothSolver::push_out_of_bodies(const StepInputs& in, SimState& state, const std::vector<Vec3f>& x,
+                                        const std::vector<float>& inv_mass, float reach, size_t& crossed) {
   Impl& d = *impl_;
   const ObstacleSet& o = in.obstacles;
   const int ntris = int(d.tris.size());
   TriSet cloth{state.x.data(), d.tris.data(), ntris, d.tri_piece.data()};
   TriSet obst{o.d_mesh_x.data(), o.d_mesh_tris.data(), int(o.mesh_tris.size()), nullptr};
   std::vector<Int2> pairs;
-  in.stats.set("untangle pairs before", double(count_intersections(ctx_, cloth, obst, &pairs).total()));
+  crossed = size_t(count_intersections(ctx_, cloth, obst, &pairs).total());
   Aabb box;
-  const std::vector<Vec3f> x = state.x.to_host();
   for (const Int2& p : pairs)
     if (p.b >= ntris)
       for (int k = 0; k < 3; ++k) box.grow(x[size_t(in.model.tris[size_t(p.a)][k])]);

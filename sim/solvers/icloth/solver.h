@@ -51,7 +51,8 @@ class IClothSolver : public Solver {
   void step_once(const StepInputs& in, SimState& state, float h, double t, float tau0, float tau1);
   int settle(const StepInputs& in, SimState& state, float h, int substeps);
   bool untangle_crossed(const StepInputs& in, SimState& state);
-  size_t push_out_of_bodies(const StepInputs& in, SimState& state, const std::vector<float>& inv_mass, float reach);
+  size_t push_out_of_bodies(const StepInputs& in, SimState& state, const std::vector<Vec3f>& x,
+                            const std::vector<float>& inv_mass, float reach, size_t& crossed);
   SystemView system_view(const StepInputs& in, const SimState& state, float h) const;
   void newton_iterations(const StepInputs& in, SimState& state, const SystemView& A, double cg_scale);
   bool add_contact_springs(const StepInputs& in, const SimState& state, bool use_repulsion, SystemView& A);
