@@ -265,9 +265,12 @@ namespace {
 // by their fifth.
 constexpr int kUntangleFrames = 10;
 // ... and only while the last try came close: what it left on the sweep's
-// swings was 1-4 pairs, cleared by a later try; on the 58^2 funnel swirled by
-// Verlet (30,205 pairs handed over) it left ~300 each time, at 4-6 s a try.
-constexpr size_t kUntangleRetryPairs = 16;
+// swings was 1-4 pairs, cleared by a later try, and on one swing 31, then 6,
+// 19 and 53, cleared at its fifth frame (with a bound of 16 it went on crossed
+// and reached strain 5: RESULTS.md, thirty-first session); on the 58^2 funnel
+// swirled by Verlet (30,205 pairs handed over) it left ~300 each time, at 4-6
+// s a try.
+constexpr size_t kUntangleRetryPairs = 64;
 }  // namespace
 
 void IClothSolver::step(const StepInputs& in, SimState& state) {
@@ -655,7 +658,7 @@ void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, dou
     ScopedStage s(in.timer, "collisions");
     resolve_collisions(in, state, tau0, tau1);
   }
-  commit_positions(ctx_, state.x.data(), state.v.data(), d.x_new.data(), state.inv_mass.data(), n, h);
+  commit_positions(ctx_, state.x.data(), state.v.data(), d.x_new.data(), d.v_new.data(), state.inv_mass.data(), n, h);
 }
 
 // The step above is one Newton iteration of backward Euler,

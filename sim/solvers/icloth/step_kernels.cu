@@ -48,10 +48,12 @@ void predict_positions(const Context& ctx, const Vec3f* x, Vec3f* v, const float
   });
 }
 
-void commit_positions(const Context& ctx, Vec3f* x, Vec3f* v, const Vec3f* x_new, const float* w, int n, float h) {
+void commit_positions(const Context& ctx, Vec3f* x, Vec3f* v, const Vec3f* x_new, const Vec3f* v_pred, const float* w,
+                      int n, float h) {
   parallel_for(ctx, n, [=] CB_HD(int i) {
     if (w[i] == 0.f) return;
-    v[i] = (x_new[i] - x[i]) / h;
+    const Vec3f vp = v_pred[i];
+    v[i] = vp + (x_new[i] - (x[i] + vp * h)) / h;
     x[i] = x_new[i];
   });
 }

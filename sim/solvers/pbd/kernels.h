@@ -90,7 +90,8 @@ void collide_mesh(const Context& ctx, const PbdView& p, const ObstacleContact* c
 /// rest positions. Uses p.dx as scratch.
 void self_collide(const Context& ctx, const PbdView& p, const ParticleHashView& hash, const Vec3f* rest, float radius);
 /// Position-level Coulomb friction from the recorded contacts, then
-/// v = (x - x0) / h with the material's damping. Pinned: v = 0.
+/// v = (x - x0) / h with the material's damping (as v + (x - (x0 + h v)) / h:
+/// exact where no projection moved x, at any h). Pinned: v = 0.
 void friction_and_velocity(const Context& ctx, const PbdView& p, float h);
 /// The largest |x - x0| over the vertices (m): how far the projections since
 /// predict() moved a vertex. scratch: (nverts) floats, grown as needed.

@@ -44,6 +44,7 @@ VerletSolver::VerletSolver(const Context& ctx, const ClothModel& model) : ctx_(c
   piece_.upload(ctx, model.vert_piece);
   xa_.resize(ctx, n);
   xb_.resize(ctx, n);
+  v1_.resize(ctx, n);
 }
 
 // The structural and shear springs of each row, in row order (strain limiting
@@ -160,7 +161,7 @@ void VerletSolver::substep(const StepInputs& in, SimState& state, float h, float
   {
     ScopedStage st(in.timer, "verlet integrate");
     verlet::ForceInputs f{in.env.gravity, in.env.wind, in.env.air_drag, t, h};
-    verlet::predict(ctx_, m, f, state.x.data(), state.v.data(), w, xa_.data());
+    verlet::predict(ctx_, m, f, state.x.data(), state.v.data(), w, xa_.data(), v1_.data());
     if (moved_a_.size() != size_t(m.n)) moved_a_.resize(ctx_, size_t(m.n)), moved_b_.resize(ctx_, size_t(m.n));
     for (int it = 0; it < params_.strain_iterations; ++it) {
       verlet::strain_limit(ctx_, m, params_.max_stretch, w, xa_.data(), xb_.data(), it ? moved_a_.data() : nullptr,
@@ -178,7 +179,7 @@ void VerletSolver::substep(const StepInputs& in, SimState& state, float h, float
   verlet::ContactLists cl = contacts_valid_ ? contact_lists() : verlet::ContactLists{};
   cl.n = m.n;
   verlet::finish_velocity(ctx_, cl, 2.f * radius_, params_.contact_damping, h, w, state.x.data(), xa_.data(),
-                          state.v.data());
+                          v1_.data(), state.v.data());
   state.x.copy_from(xa_);
 }
 
@@ -275,7 +276,7 @@ void VerletSolver::debug_draw(DebugDraw& out) const {
 size_t VerletSolver::device_bytes() const {
   return off_.bytes() + nbr_.bytes() + piece_.bytes() + rest_.bytes() + k_.bytes() + c_.bytes() + area_.bytes() +
          damp_.bytes() + thick_.bytes() + soff_.bytes() + snbr_.bytes() + srest_.bytes() + anchor_.bytes() +
-         geodesic_.bytes() + kind_.bytes() + rest_x_.bytes() + xa_.bytes() + xb_.bytes() + moved_a_.bytes() +
+         geodesic_.bytes() + kind_.bytes() + rest_x_.bytes() + xa_.bytes() + xb_.bytes() + v1_.bytes() + moved_a_.bytes() +
          moved_b_.bytes() + ccount_.bytes() + cids_.bytes() + overlap_.bytes() + touching_.bytes() + mesh_contacts_.bytes() + hash_.device_bytes() +
          dense_.device_bytes() + proximity_.device_bytes();
 }

@@ -85,6 +85,7 @@ class VerletSolver : public Solver {
   bool any_pin_ = false;
   // per step scratch (backend)
   DeviceBuffer<Vec3f> xa_, xb_;
+  DeviceBuffer<Vec3f> v1_;  ///< (n) m/s, the sub-step's predicted velocity (verlet::predict)
   DeviceBuffer<uint8_t> moved_a_, moved_b_;  ///< (n) strain pass corrected the vertex (ping-pong)
   DeviceBuffer<uint32_t> ccount_, cids_;
   DeviceBuffer<float> overlap_;   ///< per sphere, deepest listed overlap (m), for the stats and the debug draw

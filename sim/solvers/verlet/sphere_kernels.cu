@@ -96,13 +96,13 @@ void sphere_response(const Context& ctx, const ContactLists& c, const Vec3f* res
 }
 
 void finish_velocity(const Context& ctx, const ContactLists& c, float diameter, float contact_damping, float h,
-                     const float* w, const Vec3f* x0, const Vec3f* xf, Vec3f* v) {
+                     const float* w, const Vec3f* x0, const Vec3f* xf, const Vec3f* v1, Vec3f* v) {
   const ContactLists cl = c;
   const float touch2 = diameter * diameter * 1.0201f;  // within 1 % of touching
-  const float inv_h = 1.f / h, beta = contact_damping;
+  const float beta = contact_damping;
   parallel_for(ctx, c.n, [=] CB_HD(int i) {
     const float wi = w[i];
-    Vec3f vi = (xf[i] - x0[i]) * inv_h;
+    Vec3f vi = substep_velocity(x0[i], xf[i], v1[i], h);
     if (wi <= 0.f) {
       v[i] = Vec3f{0, 0, 0};
       return;
@@ -116,7 +116,7 @@ void finish_velocity(const Context& ctx, const ContactLists& c, float diameter, 
       float l2 = length2(p);
       if (l2 >= touch2 || l2 <= 1e-24f) continue;
       Vec3f n = p / std::sqrt(l2);
-      float vn = dot((xf[j] - x0[j]) * inv_h - vi, n);
+      float vn = dot(substep_velocity(x0[j], xf[j], v1[j], h) - vi, n);
       if (vn >= 0.f) continue;  // separating
       dv += n * (vn * beta * wi / (wi + w[j]));
       cnt++;

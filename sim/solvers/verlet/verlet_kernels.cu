@@ -10,7 +10,7 @@ namespace cb::verlet {
 constexpr float kStrainRelax = 1.5f;
 
 void predict(const Context& ctx, const ModelView& m, const ForceInputs& f, const Vec3f* x, const Vec3f* v,
-             const float* w, Vec3f* x1) {
+             const float* w, Vec3f* x1, Vec3f* v1) {
   const ModelView mv = m;
   const ForceInputs fi = f;
   parallel_for(ctx, m.n, [=] CB_HD(int i) {
@@ -18,6 +18,7 @@ void predict(const Context& ctx, const ModelView& m, const ForceInputs& f, const
     const Vec3f xi = x[i], vi = v[i];
     if (wi <= 0.f) {  // pinned: never moves
       x1[i] = xi;
+      v1[i] = Vec3f{0, 0, 0};
       return;
     }
     // spring forces (gathered): k (l - L) + c (v_j - v_i).u along u
@@ -41,7 +42,8 @@ void predict(const Context& ctx, const ModelView& m, const ForceInputs& f, const
       a -= vr * ((s < 1.f ? s : 1.f) / fi.h);
     }
     float keep = 1.f - mv.damp[i] * fi.h;
-    Vec3f vn = vi * (keep > 0.f ? keep : 0.f) + a * fi.h;
+    const Vec3f vn = vi * (keep > 0.f ? keep : 0.f) + a * fi.h;
+    v1[i] = vn;
     x1[i] = xi + vn * fi.h;
   });
 }
