@@ -3,6 +3,7 @@
 
 #include "sim/core/algorithms.h"
 #include "sim/core/parallel.h"
+#include "sim/model/step_velocity.h"
 
 namespace cb::icloth {
 
@@ -52,8 +53,7 @@ void commit_positions(const Context& ctx, Vec3f* x, Vec3f* v, const Vec3f* x_new
                       int n, float h) {
   parallel_for(ctx, n, [=] CB_HD(int i) {
     if (w[i] == 0.f) return;
-    const Vec3f vp = v_pred[i];
-    v[i] = vp + (x_new[i] - (x[i] + vp * h)) / h;
+    v[i] = step_velocity(x[i], x_new[i], v_pred[i], h);
     x[i] = x_new[i];
   });
 }

@@ -28,11 +28,8 @@ void predict_positions(const Context& ctx, const Vec3f* x, Vec3f* v, const float
 
 /// v = (x_new - x) / h, then x = x_new, for free vertices; v_pred (m/s) is the
 /// velocity predict_positions last moved x by (x_new = x + h v_pred before the
-/// collision response). The velocity is taken as v_pred + (x_new - (x + h
-/// v_pred)) / h: the same, but exact where the response left x_new alone. From
-/// x_new - x, a step h v below half a float ulp of x (6e-8 m at 1 m) rounded
-/// away: at 1,000 steps a frame a sheet at rest never started to fall (g h^2 =
-/// 3e-9 m; at 200 it fell 12 % short of g t^2 / 2).
+/// collision response), so that v is exact where the response left x_new
+/// alone (step_velocity).
 void commit_positions(const Context& ctx, Vec3f* x, Vec3f* v, const Vec3f* x_new, const Vec3f* v_pred, const float* w,
                       int n, float h);
 

@@ -6,6 +6,7 @@
 
 #include "sim/core/algorithms.h"
 #include "sim/core/parallel.h"
+#include "sim/model/step_velocity.h"
 #include "sim/solvers/pbd/constraints.h"
 
 namespace cb::pbd {
@@ -249,15 +250,9 @@ void friction_and_velocity(const Context& ctx, const PbdView& p, float h) {
         q.x[i] = xi;
       }
     }
-    // v = (x - x0) / h, written as the predicted velocity plus the projections'
-    // correction over h: x0 + h v is where predict() put x (the same float
-    // operations), so a vertex no constraint moved keeps v exactly. Taken from
-    // x - x0, a step h v below half a float ulp of x (6e-8 m at 1 m) rounded
-    // away: at 1,000 substeps a frame a sheet at rest never started to fall
-    // (g h^2 = 3e-9 m), at 200 it fell 12 % short of g t^2 / 2 in 10 frames.
-    const Vec3f x_pred = q.x0[i] + q.v[i] * h;
+    // (x - x0) / h, exact where no projection moved x (x0 + h v: where predict() put it)
     const float keep = 1.f - q.damping[i] * h;
-    q.v[i] = (q.v[i] + (xi - x_pred) / h) * (keep > 0.f ? keep : 0.f);
+    q.v[i] = step_velocity(q.x0[i], xi, q.v[i], h) * (keep > 0.f ? keep : 0.f);
   });
 }
 

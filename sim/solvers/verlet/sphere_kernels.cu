@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sim/core/parallel.h"
+#include "sim/model/step_velocity.h"
 #include "sim/solvers/verlet/sphere_contacts.h"
 #include "sim/solvers/verlet/sphere_toi.h"
 #include "sim/solvers/verlet/verlet_kernels.h"
@@ -102,7 +103,7 @@ void finish_velocity(const Context& ctx, const ContactLists& c, float diameter, 
   const float beta = contact_damping;
   parallel_for(ctx, c.n, [=] CB_HD(int i) {
     const float wi = w[i];
-    Vec3f vi = substep_velocity(x0[i], xf[i], v1[i], h);
+    Vec3f vi = step_velocity(x0[i], xf[i], v1[i], h);
     if (wi <= 0.f) {
       v[i] = Vec3f{0, 0, 0};
       return;
@@ -116,7 +117,7 @@ void finish_velocity(const Context& ctx, const ContactLists& c, float diameter, 
       float l2 = length2(p);
       if (l2 >= touch2 || l2 <= 1e-24f) continue;
       Vec3f n = p / std::sqrt(l2);
-      float vn = dot(substep_velocity(x0[j], xf[j], v1[j], h) - vi, n);
+      float vn = dot(step_velocity(x0[j], xf[j], v1[j], h) - vi, n);
       if (vn >= 0.f) continue;  // separating
       dv += n * (vn * beta * wi / (wi + w[j]));
       cnt++;

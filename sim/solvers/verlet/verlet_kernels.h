@@ -49,13 +49,6 @@ struct ForceInputs {
 void predict(const Context& ctx, const ModelView& m, const ForceInputs& f, const Vec3f* x, const Vec3f* v,
              const float* w, Vec3f* x1, Vec3f* v1);
 
-/// The velocity (m/s) that carried x0 to xf over h, where the sub-step
-/// predicted v1 (predict: x1 = x0 + h v1): v1 plus the corrections' (xf - x1)
-/// over h. Equal to (xf - x0) / h, but exact where nothing corrected x1: from
-/// xf - x0, a step h v1 below half a float ulp of x (6e-8 m at 1 m) rounded
-/// away, and at 1,000 sub-steps a frame a sheet at rest never started to fall
-/// (g h^2 = 3e-9 m; at 200 it fell 12 % short of g t^2 / 2 in 10 frames).
-CB_HD inline Vec3f substep_velocity(Vec3f x0, Vec3f xf, Vec3f v1, float h) { return v1 + (xf - (x0 + v1 * h)) / h; }
 
 /// Long-range attachments (Kim, Chentanez & Mueller-Fischer 2012): vertex i with
 /// anchor[i] >= 0 (a pinned vertex) is pulled back onto the sphere of radius
@@ -117,7 +110,7 @@ void find_contacts_all_pairs(const Context& ctx, const Vec3f* x, int n, float ra
 void sphere_response(const Context& ctx, const ContactLists& c, const Vec3f* rest_x, float diameter, const float* w,
                      const Vec3f* x0, const Vec3f* xa, Vec3f* xb);
 
-/// v = (xf - x0) / h (substep_velocity, from predict's v1), then at each touching pair the given fraction of the
+/// v = (xf - x0) / h (step_velocity, from predict's v1), then at each touching pair the given fraction of the
 /// approaching relative normal velocity is removed (averaged over contacts).
 void finish_velocity(const Context& ctx, const ContactLists& c, float diameter, float contact_damping, float h,
                      const float* w, const Vec3f* x0, const Vec3f* xf, const Vec3f* v1, Vec3f* v);
