@@ -215,10 +215,7 @@ ContourResult descend(const ContourInput& in, const ContourSettings& s, std::vec
       x = best;
       continue;
     }
-    if (in.max_move)
-      for (size_t v = 0; v < x.size(); ++v) x[v] += std::min(step, (*in.max_move)[v]) * grad[v];
-    else
-      for (size_t v = 0; v < x.size(); ++v) x[v] += step * grad[v];
+    for (size_t v = 0; v < x.size(); ++v) x[v] += (in.max_move ? std::min(step, (*in.max_move)[v]) : step) * grad[v];
   }
   x = best;
   r.end_pairs = best_pairs;

@@ -120,7 +120,8 @@ SwitchRun switch_to_icloth(World& w, int frames) {
     // 5 rigid rounds from a tangled start); a frame that begins with the
     // takeover settle may spend one frame's worth more, and the pass that
     // crosses it (IClothSolver::settle stops its passes there)
-    const double frame_work = 4 * (20 + 20), settle_work = st.get("settle passes") > 0 ? frame_work + 40 : 0;
+    const double step_work = 20 + 20, frame_work = 4 * step_work;
+    const double settle_work = st.get("settle passes") > 0 ? frame_work + step_work : 0;
     EXPECT_LE(st.get("ccd rounds") + st.get("rigid rounds"), frame_work + settle_work) << "icloth frame " << f;
     std::printf("icloth frame %d: move %.4f m, pairs %.0f (start %.0f), rounds %.0f, rigid %.0f, fallbacks %.0f, "
                 "stalls %.0f, clamped %.0f, unresolved %.0f, reverted %.0f, excluded %.0f, cg %.0f, strain %.3f, %.3f J, %.1f ms\n",
