@@ -9,7 +9,8 @@ list(APPEND CLOTHBOX_SIM_CXX
   solvers/icloth/contour_untangle.cpp
   solvers/icloth/obstacle_pushout.cpp
   solvers/icloth/zone_followers.cpp
-  solvers/icloth/solver.cpp)
+  solvers/icloth/solver.cpp
+  solvers/icloth/takeover.cpp)
 list(APPEND CLOTHBOX_SIM_CU
   solvers/icloth/system_kernels.cu
   solvers/icloth/cg.cu
