@@ -101,8 +101,9 @@ TriMesh read_cloth_mesh(const JsonReader& r, const json& c, const std::string& p
   r.require_object(g, p);
   r.check_keys(g, p, {"layout", "nx", "ny", "width", "height"});
   GridSpec spec;
+  const std::string layout = r.string(g, "layout", p, "quad");  // fails with its own path
   try {
-    spec.layout = parse_grid_layout(r.string(g, "layout", p, "quad"));
+    spec.layout = parse_grid_layout(layout);
   } catch (const Error& e) {
     r.fail(p + "/layout", e.what());
   }
