@@ -3,9 +3,11 @@
 #include <tiny_obj_loader.h>
 
 #include <algorithm>
-#include <cstring>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -51,11 +53,95 @@ void collect_faces(const tinyobj::attrib_t& attrib, const std::vector<tinyobj::s
   }
 }
 
+
+// the whole file as text
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(path + ": cannot open the file (missing or unreadable)");
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// f(line number from 1, first char, one past the last) for each line of text
+template <class F>
+void for_each_line(const std::string& text, F f) {
+  const char* p = text.c_str();
+  const char* end = p + text.size();
+  for (size_t line = 1; p < end; ++line) {
+    const char* nl = static_cast<const char*>(std::memchr(p, '\n', size_t(end - p)));
+    const char* stop = nl ? nl : end;
+    f(line, p, stop);
+    p = nl ? nl + 1 : end;
+  }
+}
+
+bool starts_with_tag(const char* p, const char* end, char tag) {
+  return end - p >= 2 && p[0] == tag && (p[1] == ' ' || p[1] == '\t');
+}
+
+// The positions, read strictly: tinyobjloader reads "nan" as 0.
+std::vector<Vec3f> positions_from_text(const std::string& path, const std::string& text) {
+  std::vector<Vec3f> out;
+  for_each_line(text, [&](size_t line, const char* p, const char* end) {
+    if (!starts_with_tag(p, end, 'v')) return;
+    char* q = nullptr;
+    Vec3f v;
+    v.x = std::strtof(p + 2, &q);
+    v.y = std::strtof(q, &q);
+    v.z = std::strtof(q, &q);
+    // the message is built only for a bad vertex: this loop reads every vertex line
+    auto fail = [&](const std::string& what) {
+      throw Error(path + ": line " + std::to_string(line) + ": vertex " + std::to_string(out.size() + 1) + " " + what);
+    };
+    if (q == p + 2 || !is_finite(v)) fail("has a non-finite or unreadable coordinate");
+    if (const std::string problem = coordinate_problem(v); !problem.empty()) fail(problem);
+    out.push_back(v);
+  });
+  if (out.empty()) throw Error(path + ": no vertices found");
+  return out;
+}
+
+// Every face line's vertex indices, checked before tinyobjloader reads them: it
+// reports a zero or unreadable index as "Failed parse `f' line", wraps an index
+// beyond 32 bits around to a valid vertex, and drops a polygon whose index is
+// beyond the vertices without a word. An index is 1 ... nv, or -1 ... -(the
+// vertices defined so far) counted back from the last; 3 or more a face.
+void check_face_indices(const std::string& path, const std::string& text, size_t nv) {
+  size_t face = 0, seen = 0;
+  for_each_line(text, [&](size_t line, const char* p, const char* end) {
+    if (starts_with_tag(p, end, 'v')) ++seen;
+    if (!starts_with_tag(p, end, 'f')) return;
+    ++face;
+    const std::string where = path + ": line " + std::to_string(line) + ": face " + std::to_string(face);
+    std::istringstream tokens(std::string(p + 2, end));
+    std::string tok;
+    int corners = 0;
+    while (tokens >> tok) {
+      ++corners;
+      const std::string index = tok.substr(0, tok.find('/'));
+      errno = 0;
+      char* q = nullptr;
+      const long long i = std::strtoll(index.c_str(), &q, 10);
+      if (index.empty() || *q != '\0') throw Error(where + " has an unreadable vertex index '" + tok + "'");
+      if (i == 0) throw Error(where + " has vertex index 0 (OBJ counts vertices from 1)");
+      const bool beyond = errno == ERANGE || (i > 0 ? size_t(i) > nv : size_t(-(i + 1)) >= seen);
+      if (beyond)
+        throw Error(where + " refers to vertex " + index + " but " +
+                    (i > 0 ? "the file has " + std::to_string(nv) + " vertices"
+                           : "only " + std::to_string(seen) + " vertices come before it"));
+    }
+    if (corners < 3)
+      throw Error(where + " has " + (corners == 1 ? std::string("1 vertex") : std::to_string(corners) + " vertices") +
+                  " (a face needs 3 or more)");
+  });
+}
+
 }  // namespace
 
 TriMesh read_obj(const std::string& path, const ObjReadOptions& opts) {
-  std::ifstream probe(path);
-  if (!probe) throw Error(path + ": cannot open the file (missing or unreadable)");
+  const std::string text = read_text(path);
+  // positions and face indices through our own strict readers first (above)
+  std::vector<Vec3f> positions = positions_from_text(path, text);
+  check_face_indices(path, text, positions.size());
   tinyobj::ObjReaderConfig cfg;
   cfg.triangulate = true;
   cfg.vertex_color = false;
@@ -67,8 +153,7 @@ TriMesh read_obj(const std::string& path, const ObjReadOptions& opts) {
   const auto& attrib = reader.GetAttrib();
   TriMesh m;
   m.source = path;
-  // positions through our own strict reader: tinyobjloader reads "nan" as 0
-  m.positions = read_obj_positions(path);
+  m.positions = std::move(positions);
   if (m.positions.size() != attrib.vertices.size() / 3)
     throw Error(path + ": unreadable vertex lines (" + std::to_string(m.positions.size()) + " of " +
                 std::to_string(attrib.vertices.size() / 3) + " vertices read)");
@@ -80,35 +165,7 @@ TriMesh read_obj(const std::string& path, const ObjReadOptions& opts) {
 }
 
 std::vector<Vec3f> read_obj_positions(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(path + ": cannot open the file (missing or unreadable)");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::vector<Vec3f> out;
-  const char* p = text.c_str();
-  const char* end = p + text.size();
-  size_t line = 1;
-  while (p < end) {
-    if (p[0] == 'v' && (p[1] == ' ' || p[1] == '\t')) {
-      char* q = nullptr;
-      Vec3f v;
-      v.x = std::strtof(p + 2, &q);
-      v.y = std::strtof(q, &q);
-      v.z = std::strtof(q, &q);
-      // the message is built only for a bad vertex: this loop reads every vertex line
-      auto fail = [&](const std::string& what) {
-        throw Error(path + ": line " + std::to_string(line) + ": vertex " + std::to_string(out.size() + 1) + " " +
-                    what);
-      };
-      if (q == p + 2 || !is_finite(v)) fail("has a non-finite or unreadable coordinate");
-      if (const std::string problem = coordinate_problem(v); !problem.empty()) fail(problem);
-      out.push_back(v);
-    }
-    const char* nl = static_cast<const char*>(std::memchr(p, '\n', size_t(end - p)));
-    p = nl ? nl + 1 : end;
-    ++line;
-  }
-  if (out.empty()) throw Error(path + ": no vertices found");
-  return out;
+  return positions_from_text(path, read_text(path));
 }
 
 void write_obj(const std::string& path, const std::vector<Vec3f>& positions, const std::vector<Int3>& tris,
