@@ -216,6 +216,37 @@ CoarseResult start_coarse(const Context& ctx, const SystemView& A, const Vec3f* 
   return res;
 }
 
+// x += sign shift at free vertices, then the start redone there with the
+// scale kept; host: the scalars, read back again
+void move_start(const Context& ctx, const SystemView& A, const Vec3f* b, Vec3f* x, CgScratch& s, const Vec3f* shift,
+                float sign, std::vector<CgScalars>& host, bool multigrid) {
+  const float* w = A.inv_mass;
+  parallel_for(ctx, A.pat.nverts, [=] CB_HD(int i) {
+    if (w[i] != 0.f) x[i] += shift[i] * sign;
+  });
+  if (multigrid)
+    mg_start(ctx, A, b, x, s, true);
+  else
+    cg_restart(ctx, A, b, x, s);
+  s.scalars.download(host);
+}
+
+// With `shift`, the iteration starts from x + shift with the scale kept, as in
+// start_coarse, where that start's residual (r.P r) is below x's: a guess that
+// does not repeat (a sheet thrown by an impact, springing back) starts worse
+// than x, and the PCG then stopped at its cap further from the answer. A start
+// that already meets the tolerance is left as it is.
+bool start_shifted(const Context& ctx, const SystemView& A, const Vec3f* b, Vec3f* x, CgScratch& s,
+                   const Vec3f* shift, std::vector<CgScalars>& host, bool multigrid) {
+  if (!shift || host[0].done) return false;
+  const auto residual = [multigrid](const CgScalars& c) { return multigrid ? c.rzj : c.rz; };
+  const double cold = residual(host[0]);
+  move_start(ctx, A, b, x, s, shift, 1.f, host, multigrid);
+  if (residual(host[0]) <= cold) return true;
+  move_start(ctx, A, b, x, s, shift, -1.f, host, multigrid);
+  return false;
+}
+
 // z = M^-1 r by the V-cycle; rz = r.z; beta = rz / the last rz (first: p = z)
 void mg_precondition(const Context& ctx, int n, Multigrid& mg, CgScratch& s, bool first) {
   mg.apply(ctx, s.r.data(), s.z.data());
@@ -232,12 +263,13 @@ void mg_precondition(const Context& ctx, int n, Multigrid& mg, CgScratch& s, boo
 }
 
 CgResult mg_pcg_solve(const Context& ctx, const SystemView& A, const Vec3f* b, Vec3f* x, CgScratch& s, int max_iter,
-                      float tol, double floor, Multigrid& mg, const CoarseStart* coarse) {
+                      float tol, double floor, Multigrid& mg, const CoarseStart* coarse, const Vec3f* shift) {
   const int n = A.pat.nverts;
   mg.update(ctx, A);
   mg_start(ctx, A, b, x, s);
   cg_init_scalars(ctx, A, b, s, max_iter, tol, floor, true);
   std::vector<CgScalars> host = s.scalars.to_host();
+  const bool shifted = start_shifted(ctx, A, b, x, s, shift, host, true);
   const CoarseResult coarse_res = start_coarse(ctx, A, b, x, s, coarse, host, true);
   if (!host[0].done) mg_precondition(ctx, n, mg, s, true);
   while (!host[0].done) {  // one read-back an iteration: a V-cycle is many launches anyway
@@ -253,20 +285,22 @@ CgResult mg_pcg_solve(const Context& ctx, const SystemView& A, const Vec3f* b, V
   res.scale = host[0].rz0;
   res.rel_residual = host[0].rz0 > 0 ? std::sqrt(std::max(host[0].rzj, 0.0) / host[0].rz0) : 0.0;
   res.coarse = coarse_res;
+  res.shifted = shifted;
   return res;
 }
 
 }  // namespace
 
 CgResult pcg_solve(const Context& ctx, const SystemView& A, const Vec3f* b, Vec3f* x, CgScratch& s, int max_iter,
-                   float tol, double floor, Multigrid* mg, const CoarseStart* coarse) {
+                   float tol, double floor, Multigrid* mg, const CoarseStart* coarse, const Vec3f* shift) {
   const int n = A.pat.nverts;
   s.resize(ctx, size_t(n));
   block_jacobi(ctx, A, s.P.data());
-  if (mg && mg->ready()) return mg_pcg_solve(ctx, A, b, x, s, max_iter, tol, floor, *mg, coarse);
+  if (mg && mg->ready()) return mg_pcg_solve(ctx, A, b, x, s, max_iter, tol, floor, *mg, coarse, shift);
   cg_start(ctx, A, b, x, s);
   cg_init_scalars(ctx, A, b, s, max_iter, tol, floor);
   std::vector<CgScalars> host = s.scalars.to_host();
+  const bool shifted = start_shifted(ctx, A, b, x, s, shift, host, false);
   const CoarseResult coarse_res = start_coarse(ctx, A, b, x, s, coarse, host, false);
   for (int launched = 0; !host[0].done && launched < max_iter; launched += kCgBatch) {
     for (int k = 0; k < kCgBatch; ++k) {  // three launches an iteration
@@ -281,6 +315,7 @@ CgResult pcg_solve(const Context& ctx, const SystemView& A, const Vec3f* b, Vec3
   res.scale = host[0].rz0;
   res.rel_residual = host[0].rz0 > 0 ? std::sqrt(std::max(host[0].rz, 0.0) / host[0].rz0) : 0.0;
   res.coarse = coarse_res;
+  res.shifted = shifted;
   return res;
 }
 

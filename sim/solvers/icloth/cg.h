@@ -49,6 +49,7 @@ struct CgResult {
   double rel_residual = 0;  ///< sqrt(r.z / rz0) at exit (preconditioned norms, CgScalars::rz0)
   double scale = 0;         ///< rz0, the tolerance's scale
   CoarseResult coarse;      ///< the coarse start's work (pcg_solve's `coarse`)
+  bool shifted = false;     ///< started from x + shift (pcg_solve's `shift`, kept)
 };
 
 /// A coarse start for pcg_solve (coarse_start.h): the pieces and the scratch.
@@ -72,8 +73,12 @@ struct CoarseStart {
 /// same (in the block-Jacobi norm), so only the number of iterations to it changes.
 /// With `coarse` (either preconditioner), the iteration starts from x moved by the
 /// coarse correction (coarse_start.h) while the scale stays the one of x as
-/// given: the start changes, the accuracy asked for does not.
+/// given: the start changes, the accuracy asked for does not. With `shift`
+/// ((nverts) backend memory), likewise from x + shift (a warm start), unless x
+/// as given already meets the tolerance; before the coarse correction when
+/// both are given.
 CgResult pcg_solve(const Context& ctx, const SystemView& A, const Vec3f* b, Vec3f* x, CgScratch& s, int max_iter,
-                   float tol, double floor = 0, Multigrid* mg = nullptr, const CoarseStart* coarse = nullptr);
+                   float tol, double floor = 0, Multigrid* mg = nullptr, const CoarseStart* coarse = nullptr,
+                   const Vec3f* shift = nullptr);
 
 }  // namespace cb::icloth

@@ -24,6 +24,8 @@ ParamTable IClothParams::to_table() const {
   t.add_bool("multigrid", multigrid, "precondition the PCG with an aggregation multigrid V-cycle (else block Jacobi)");
   t.add_bool("cg_coarse_start", cg_coarse_start,
              "start the first PCG solve from the best uniform velocity change of each cloth piece");
+  t.add_bool("cg_warm_start", cg_warm_start,
+             "start the first PCG solve from the last step's velocity change while nothing touches the cloth");
   t.add_bool("stiffness_on_differences", stiffness_on_differences,
              "stiffness product on neighbour differences (exact for rigid motion; opt-in)");
   t.add_int("newton_iterations", newton_iterations, 0, 100,
@@ -95,6 +97,7 @@ std::string IClothParams::from_table(const ParamTable& t, IClothParams* out) {
   p.cg_tolerance = float(t.get("cg_tolerance"));
   p.multigrid = t.get_bool("multigrid");
   p.cg_coarse_start = t.get_bool("cg_coarse_start");
+  p.cg_warm_start = t.get_bool("cg_warm_start");
   p.stiffness_on_differences = t.get_bool("stiffness_on_differences");
   p.newton_iterations = t.get_int("newton_iterations");
   p.newton_strain = float(t.get("newton_strain"));

@@ -39,6 +39,14 @@ struct IClothParams {
   /// correction over one uniform velocity change per cloth piece
   /// (coarse_start.h); the stopping test is unchanged
   bool cg_coarse_start = false;
+  /// start a step's first PCG solve from v plus the last step's solved change
+  /// when neither step had a contact in its solve (no resting obstacle contact,
+  /// no cloth-cloth spring); the stopping test's scale stays the cold start's.
+  /// The hanging sheet: 492 -> 226 PCG iterations a frame. Not with contacts:
+  /// there the guess's error stays in the answer (stacked sheets went to strain
+  /// 1.78, the dress to 0.44; RESULTS.md, ninth, thirty-first and
+  /// thirty-second sessions)
+  bool cg_warm_start = true;
   /// evaluate the stiffness product on the differences p_j - p_i
   /// (system_kernels.h, add_stiffness_row): exact for a rigid motion, where the
   /// float sum K_ii p_i + sum K_ij p_j is off by up to 30 % of the mass term on

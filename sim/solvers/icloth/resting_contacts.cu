@@ -234,4 +234,9 @@ void finish_resting_friction(const Context& ctx, const SystemView& A, const Rest
   });
 }
 
+size_t count_resting_contacts(const Context& ctx, const RestingContact* rc, int n, float* scratch) {
+  parallel_for(ctx, n, [=] CB_HD(int i) { scratch[i] = rc[i].k > 0.f ? 1.f : 0.f; });
+  return size_t(reduce_sum(ctx, scratch, size_t(n)));
+}
+
 }  // namespace cb::icloth

@@ -107,6 +107,10 @@ void add_resting_rhs(const Context& ctx, const RestingContact* rc, int n, float 
 size_t update_resting_friction(const Context& ctx, const SystemView& A, RestingContact* rc, int n, const Vec3f* v,
                                float tol, M3* E, Vec3f* rhs, float* changed);
 
+/// How many vertices have a resting contact this step (a spring, k > 0).
+/// `scratch` is (n) floats.
+size_t count_resting_contacts(const Context& ctx, const RestingContact* rc, int n, float* scratch);
+
 /// After the step's last solve (v: the solved velocities, rhs: the last
 /// right-hand side): the friction states (stuck: kFree ... kCapped) and the
 /// kinetic impulses (carried, kg m/s) of the next step. The contact's impulse lambda is

@@ -75,7 +75,7 @@ IClothSolver::IClothSolver(const Context& ctx, const ClothModel& model) : ctx_(c
   d.bend_gt.resize(ctx, 4 * nb);
   d.bend_hs.resize(ctx, nb);
   d.K.resize(ctx, d.pattern.stored_blocks());
-  for (auto* b : {&d.f, &d.rhs, &d.v_new, &d.x_new}) b->resize(ctx, n);
+  for (auto* b : {&d.f, &d.rhs, &d.v_new, &d.x_new, &d.warm_dv}) b->resize(ctx, n);
   d.speed.resize(ctx, n);
   d.contacts.resize(ctx, n);
   d.resting.resize(ctx, n);
@@ -164,7 +164,7 @@ size_t IClothSolver::device_bytes() const {
   const Impl& d = *impl_;
   return d.tris.bytes() + d.bends.bytes() + d.tri_rest.bytes() + d.bend_rest.bytes() + d.pattern.bytes() +
          d.mass.bytes() * 4 + d.tri_grad.bytes() + d.bend_grad.bytes() * 2 + d.tri_hw.bytes() + d.bend_hs.bytes() +
-         d.speed.bytes() + d.K.bytes() + d.f.bytes() * 4 + d.cg.bytes() + d.contacts.bytes() + d.resting.bytes() +
+         d.speed.bytes() + d.K.bytes() + d.f.bytes() * 5 + d.cg.bytes() + d.contacts.bytes() + d.resting.bytes() +
          d.resting_k.bytes() + d.stuck.bytes() + d.carried.bytes() + d.changed.bytes() + d.diag_block.bytes() +
          d.mesh_prox.device_bytes() + d.friction.bytes() + d.repulsion.device_bytes() + d.mg.device_bytes() +
          d.edges.bytes() + d.edge_rest.bytes() + d.edge_scratch.bytes() + d.newton_b0.bytes() * 5 +
@@ -280,6 +280,10 @@ void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, dou
   }
   upload_shapes(ctx_, in.obstacles, tau0, tau1, d.shape_start, d.shape_end);  // posed for this step
   const bool resting = add_contact_springs(in, state, use_repulsion, A);
+  // nothing touches the cloth in this step's solve: the last such step's
+  // velocity change is the first solve's guess (IClothParams::cg_warm_start)
+  const bool untouched = params_.cg_warm_start && !A.prox.k &&
+                         (!resting || count_resting_contacts(ctx_, d.resting.data(), n, d.speed.data()) == 0);
   {
     ScopedStage s(in.timer, "integration");
     d.v_new.copy_from(state.v);
@@ -297,10 +301,12 @@ void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, dou
     {  // (sub-stages of the integration, exclusive times: where a frame's PCG time goes)
       ScopedStage cg(in.timer, "cg first solve");
       r = pcg_solve(ctx_, A, d.rhs.data(), d.v_new.data(), d.cg, params_.cg_max_iterations, params_.cg_tolerance,
-                    cg_floor, mg, params_.cg_coarse_start ? &coarse : nullptr);
+                    cg_floor, mg, params_.cg_coarse_start ? &coarse : nullptr,
+                    untouched && d.warm_valid ? d.warm_dv.data() : nullptr);
     }
     add_stat(in.stats, "cg iterations", r.iterations);
     add_stat(in.stats, "cg first iterations", r.iterations);
+    if (r.shifted) add_stat(in.stats, "cg warm starts", 1);
     const double first_scale = r.scale;
     const int rounds = A.prox.k ? std::max(params_.spring_rounds, kContactRounds) : kContactRounds;
     for (int round = 0; (A.prox.k || resting) && round < rounds; ++round) {  // contacts' active sets
@@ -338,6 +344,8 @@ void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, dou
     }
     in.stats.set("cg residual", r.rel_residual);
     newton_iterations(in, state, A, first_scale);
+    d.warm_valid = untouched;
+    if (untouched) velocity_change(ctx_, state.v.data(), d.v_new.data(), n, d.warm_dv.data());
     if (A.prox.k) {  // how far the springs' lagged friction is from Coulomb's law
       ScopedStage check(in.timer, "friction check");
       const ClothRepulsion::FrictionCheck fc = d.repulsion.check_friction(ctx_, d.v_new.data(), h);

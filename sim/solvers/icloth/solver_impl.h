@@ -33,6 +33,10 @@ struct IClothSolver::Impl {
   DeviceBuffer<float> bend_hs, speed;
   DeviceBuffer<M3> K;
   DeviceBuffer<Vec3f> f, rhs, v_new, x_new;
+  /// (n) m/s, the last step's solved velocity change, the next first solve's
+  /// warm start while warm_valid (IClothParams::cg_warm_start)
+  DeviceBuffer<Vec3f> warm_dv;
+  bool warm_valid = false;
   CgScratch cg;
   Multigrid mg;  ///< built on the first solve that asks for it (IClothParams::multigrid)
   std::vector<CoarsePiece> coarse_pieces;  ///< the pieces' vertex ranges (IClothParams::cg_coarse_start)

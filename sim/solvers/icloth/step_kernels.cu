@@ -49,6 +49,10 @@ void predict_positions(const Context& ctx, const Vec3f* x, Vec3f* v, const float
   });
 }
 
+void velocity_change(const Context& ctx, const Vec3f* v0, const Vec3f* v1, int n, Vec3f* dv) {
+  parallel_for(ctx, n, [=] CB_HD(int i) { dv[i] = v1[i] - v0[i]; });
+}
+
 void commit_positions(const Context& ctx, Vec3f* x, Vec3f* v, const Vec3f* x_new, const Vec3f* v_pred, const float* w,
                       int n, float h) {
   parallel_for(ctx, n, [=] CB_HD(int i) {

@@ -33,6 +33,9 @@ void predict_positions(const Context& ctx, const Vec3f* x, Vec3f* v, const float
 void commit_positions(const Context& ctx, Vec3f* x, Vec3f* v, const Vec3f* x_new, const Vec3f* v_pred, const float* w,
                       int n, float h);
 
+/// dv = v1 - v0 (m/s), (n) each.
+void velocity_change(const Context& ctx, const Vec3f* v0, const Vec3f* v1, int n, Vec3f* dv);
+
 /// max_i |v[i]| (m/s); scratch: (n).
 float max_speed(const Context& ctx, const Vec3f* v, int n, float* scratch);
 

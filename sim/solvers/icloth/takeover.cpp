@@ -57,6 +57,7 @@ int IClothSolver::settle(const StepInputs& in, SimState& state, float h, int sub
   }
   state.v.copy_from(d.settle_v);
   d.forget_resting_friction();
+  d.warm_valid = false;  // the passes' changes are from rest, not the handed motion's
   return pass;
 }
 
