@@ -81,6 +81,12 @@ SceneSpec grid_scene(int nx, int ny, float width, float height, float y) {
   return s;
 }
 
+float max_distance(const std::vector<Vec3f>& a, const std::vector<Vec3f>& b) {
+  float worst = 0;
+  for (size_t i = 0; i < a.size(); ++i) worst = std::max(worst, length(a[i] - b[i]));
+  return worst;
+}
+
 std::vector<float> divergence(World& a, World& b, int frames, const std::function<void(World&)>& before) {
   std::vector<float> d;
   for (int f = 0; f < frames; ++f) {
@@ -88,10 +94,7 @@ std::vector<float> divergence(World& a, World& b, int frames, const std::functio
       if (before) before(*w);
       w->step();
     }
-    const std::vector<Vec3f> xa = a.positions(), xb = b.positions();
-    float worst = 0;
-    for (size_t i = 0; i < xa.size(); ++i) worst = std::max(worst, length(xa[i] - xb[i]));
-    d.push_back(worst);
+    d.push_back(max_distance(a.positions(), b.positions()));
   }
   return d;
 }

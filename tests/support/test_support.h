@@ -30,6 +30,8 @@ TriMesh box_mesh(Vec3f lo, Vec3f hi);
 /// Writes an n x n grid of `size` m square (edges size / (n - 1)), flat in xz,
 /// as an OBJ named `name` in the system's temporary folder; returns its path.
 std::string write_grid_obj(const std::string& name, int n, float size);
+/// The largest distance (m) between the same vertex in `a` and `b` (same size).
+float max_distance(const std::vector<Vec3f>& a, const std::vector<Vec3f>& b);
 /// Steps worlds `a` and `b` (same scene, e.g. CPU and CUDA) `frames` times, calling
 /// `before(world)` ahead of each step; returns the largest vertex distance (m)
 /// between them after each frame.

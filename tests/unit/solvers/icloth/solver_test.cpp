@@ -250,12 +250,6 @@ WarmRun run_warm(const Context& ctx, const SceneSpec& scene, bool warm, int fram
   return r;
 }
 
-float max_distance(const std::vector<Vec3f>& a, const std::vector<Vec3f>& b) {
-  float d = 0;
-  for (size_t i = 0; i < a.size(); ++i) d = std::max(d, length(a[i] - b[i]));
-  return d;
-}
-
 // A sheet that touches nothing, swinging down from two pinned corners (the
 // app's default scene: 40 x 40 vertices, 1 m, 4 steps a frame), starts each
 // first solve from the last step's velocity change: fewer iterations to the
@@ -272,7 +266,7 @@ TEST(IClothSolver, WarmStartCutsTheIterationsOfAnUntouchedSheetAndKeepsItsSwing)
     EXPECT_GT(warm.warm_starts, 0);
     EXPECT_LT(warm.first_iterations, 0.7 * cold.first_iterations)
         << cold.first_iterations << " iterations cold, " << warm.first_iterations << " warm";
-    EXPECT_LT(max_distance(warm.x, cold.x), 2e-3f) << "m, after 30 frames of a 1 m sheet's swing";
+    EXPECT_LT(test::max_distance(warm.x, cold.x), 2e-3f) << "m, after 30 frames of a 1 m sheet's swing";
   }
 }
 
@@ -294,7 +288,7 @@ TEST(IClothSolver, WarmStartWaitsWhileTheClothTouchesAnObstacle) {
     const WarmRun cold = run_warm(ctx, s, false, 20), warm = run_warm(ctx, s, true, 20);
     EXPECT_EQ(warm.warm_starts, 0);
     EXPECT_EQ(warm.first_iterations, cold.first_iterations);
-    EXPECT_EQ(max_distance(warm.x, cold.x), 0.f);
+    EXPECT_EQ(test::max_distance(warm.x, cold.x), 0.f);
   }
 }
 

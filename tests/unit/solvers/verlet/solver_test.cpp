@@ -45,12 +45,6 @@ float max_speed(const World& w) {
   return m;
 }
 
-float max_offset(const std::vector<Vec3f>& a, const std::vector<Vec3f>& b) {
-  float m = 0;
-  for (size_t i = 0; i < a.size(); ++i) m = std::max(m, length(a[i] - b[i]));
-  return m;
-}
-
 TEST(VerletSolver, RelaxedSheetStaysAtRest) {
   for (const Context& ctx : test::backends()) {
     SceneSpec s = test::grid_scene(16, 16, 1.f, 1.f, 0.5f);
@@ -58,7 +52,7 @@ TEST(VerletSolver, RelaxedSheetStaysAtRest) {
     auto w = make_world(ctx, s);
     ASSERT_EQ(w->solver_name(), "verlet");
     for (int f = 0; f < 60; ++f) w->step();
-    EXPECT_LT(max_offset(w->positions(), w->model().rest), 1e-6f);
+    EXPECT_LT(test::max_distance(w->positions(), w->model().rest), 1e-6f);
     EXPECT_LT(max_speed(*w), 1e-5f);
     EXPECT_EQ(w->stats().get("spheres in contact", -1), 0.0);
   }
@@ -72,7 +66,7 @@ TEST(VerletSolver, SheetLyingOnTheGroundStaysFlat) {
     s.obstacles.push_back(ground);
     auto w = make_world(ctx, s);
     for (int f = 0; f < 60; ++f) w->step();
-    EXPECT_LT(max_offset(w->positions(), w->model().rest), 1e-4f);
+    EXPECT_LT(test::max_distance(w->positions(), w->model().rest), 1e-4f);
     for (const Vec3f& p : w->positions()) ASSERT_GE(p.y, 0.f);
     EXPECT_LT(max_speed(*w), 1e-3f);
   }
@@ -92,13 +86,13 @@ TEST(VerletSolver, SheetHangingFromTwoPinsReachesEquilibrium) {
     std::vector<Vec3f> b = w->positions();
     EXPECT_FALSE(w->stats().has_nan);
     std::printf("hanging: speed %.2e m/s at 0.5 s; after 8 s moved %.2e m in 0.5 s, max speed %.2e m/s, max strain %.3f\n",
-                early_speed, max_offset(a, b), max_speed(*w), w->stats().max_strain);
+                early_speed, test::max_distance(a, b), max_speed(*w), w->stats().max_strain);
     // from swinging at tenths of m/s to at rest: under 2 mm/s on average, 1 cm/s at most
     EXPECT_GT(early_speed, 0.1f);
-    EXPECT_LT(max_offset(a, b), 1e-3f) << "still moving after 8 s";
+    EXPECT_LT(test::max_distance(a, b), 1e-3f) << "still moving after 8 s";
     EXPECT_LT(max_speed(*w), 1e-2f);
     // it did hang down, pins did not move, strain stays near the 10 % limit
-    EXPECT_GT(max_offset(a, start), 0.05f);
+    EXPECT_GT(test::max_distance(a, start), 0.05f);
     for (uint32_t v : w->pinned_vertices()) EXPECT_EQ(b[v], start[v]);
     EXPECT_LT(w->stats().max_strain, 0.15f);
   }
