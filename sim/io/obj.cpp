@@ -53,7 +53,6 @@ void collect_faces(const tinyobj::attrib_t& attrib, const std::vector<tinyobj::s
   }
 }
 
-
 // the whole file as text
 std::string read_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

@@ -216,14 +216,9 @@ CoarseResult start_coarse(const Context& ctx, const SystemView& A, const Vec3f* 
   return res;
 }
 
-// x += sign shift at free vertices, then the start redone there with the
-// scale kept; host: the scalars, read back again
-void move_start(const Context& ctx, const SystemView& A, const Vec3f* b, Vec3f* x, CgScratch& s, const Vec3f* shift,
-                float sign, std::vector<CgScalars>& host, bool multigrid) {
-  const float* w = A.inv_mass;
-  parallel_for(ctx, A.pat.nverts, [=] CB_HD(int i) {
-    if (w[i] != 0.f) x[i] += shift[i] * sign;
-  });
+// the start redone at x with the scale kept; host: the scalars, read back again
+void restart_at(const Context& ctx, const SystemView& A, const Vec3f* b, const Vec3f* x, CgScratch& s,
+                std::vector<CgScalars>& host, bool multigrid) {
   if (multigrid)
     mg_start(ctx, A, b, x, s, true);
   else
@@ -231,19 +226,27 @@ void move_start(const Context& ctx, const SystemView& A, const Vec3f* b, Vec3f* 
   s.scalars.download(host);
 }
 
-// With `shift`, the iteration starts from x + shift with the scale kept, as in
-// start_coarse, where that start's residual (r.P r) is below x's: a guess that
-// does not repeat (a sheet thrown by an impact, springing back) starts worse
-// than x, and the PCG then stopped at its cap further from the answer. A start
-// that already meets the tolerance is left as it is.
+// With `shift`, the iteration starts from x + shift (free vertices) with the
+// scale kept, as in start_coarse, where that start's residual (r.P r) is below
+// x's: a guess that does not repeat (a sheet thrown by an impact, springing
+// back) starts worse than x, and the PCG then stopped at its cap further from
+// the answer. Otherwise the start is x's again, bit for bit. A start that
+// already meets the tolerance is left as it is. The trial start lives in s.q,
+// which the first product overwrites.
 bool start_shifted(const Context& ctx, const SystemView& A, const Vec3f* b, Vec3f* x, CgScratch& s,
                    const Vec3f* shift, std::vector<CgScalars>& host, bool multigrid) {
   if (!shift || host[0].done) return false;
   const auto residual = [multigrid](const CgScalars& c) { return multigrid ? c.rzj : c.rz; };
   const double cold = residual(host[0]);
-  move_start(ctx, A, b, x, s, shift, 1.f, host, multigrid);
-  if (residual(host[0]) <= cold) return true;
-  move_start(ctx, A, b, x, s, shift, -1.f, host, multigrid);
+  const float* w = A.inv_mass;
+  Vec3f* trial = s.q.data();
+  parallel_for(ctx, A.pat.nverts, [=] CB_HD(int i) { trial[i] = w[i] != 0.f ? x[i] + shift[i] : x[i]; });
+  restart_at(ctx, A, b, trial, s, host, multigrid);
+  if (residual(host[0]) <= cold) {
+    parallel_for(ctx, A.pat.nverts, [=] CB_HD(int i) { x[i] = trial[i]; });
+    return true;
+  }
+  restart_at(ctx, A, b, x, s, host, multigrid);
   return false;
 }
 

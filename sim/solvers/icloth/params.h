@@ -41,7 +41,8 @@ struct IClothParams {
   bool cg_coarse_start = false;
   /// start a step's first PCG solve from v plus the last step's solved change
   /// when neither step had a contact in its solve (no resting obstacle contact,
-  /// no cloth-cloth spring); the stopping test's scale stays the cold start's.
+  /// no cloth-cloth spring) and the last one's CCD found no impact; the
+  /// stopping test's scale stays the cold start's (cg.h, pcg_solve's shift).
   /// The hanging sheet: 492 -> 226 PCG iterations a frame. Not with contacts:
   /// there the guess's error stays in the answer (stacked sheets went to strain
   /// 1.78, the dress to 0.44; RESULTS.md, ninth, thirty-first and

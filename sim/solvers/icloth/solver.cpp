@@ -379,7 +379,11 @@ void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, dou
   predict_positions(ctx_, state.x.data(), d.v_new.data(), state.inv_mass.data(), n, h, d.x_new.data());
   if ((params_.self_collision && in.self_collision) || in.obstacles.has_meshes()) {
     ScopedStage s(in.timer, "collisions");
-    resolve_collisions(in, state, tau0, tau1);
+    // a step whose motion the collision response changed (impacts, a tangled
+    // start) does not repeat: the next step starts cold (cg_warm_start). A
+    // swing of the tangled sweep handed over crossed went to strain 5 when
+    // the tangled steps' capped solves started warm (RESULTS.md, thirty-second session)
+    if (!resolve_collisions(in, state, tau0, tau1)) d.warm_valid = false;
   }
   commit_positions(ctx_, state.x.data(), state.v.data(), d.x_new.data(), d.v_new.data(), state.inv_mass.data(), n, h);
 }
@@ -601,7 +605,8 @@ void record_collision_stats(FrameStats& fs, const CollisionStats& st, size_t tan
 // Algorithm 1: CCD x -> x_new, impact zones, rigid fallback. The first CCD pass
 // runs on the backend's arrays; only a step where it found impacts (or that
 // starts tangled) makes host copies of the cloth and resolves them there.
-void IClothSolver::resolve_collisions(const StepInputs& in, SimState& state, float tau0, float tau1) {
+// Returns whether the first pass found the solved motion clean.
+bool IClothSolver::resolve_collisions(const StepInputs& in, SimState& state, float tau0, float tau1) {
   Impl& d = *impl_;
   std::vector<Vec3f> ox0, ox1;
   const ObstacleSet& o = in.obstacles;
@@ -631,7 +636,7 @@ void IClothSolver::resolve_collisions(const StepInputs& in, SimState& state, flo
     if (first.ran && first.hits.empty()) {  // clean as solved: x_new stays (and check_tangles false)
       d.collisions.set_timer(nullptr);
       record_collision_stats(in.stats, first.stats, d.collisions.num_tangles());
-      return;
+      return true;
     }
   }
   std::vector<Vec3f> x0, x_free;
@@ -656,6 +661,7 @@ void IClothSolver::resolve_collisions(const StepInputs& in, SimState& state, flo
     d.x_new.upload(ctx_, x1);
   }
   record_collision_stats(in.stats, st, d.collisions.num_tangles());
+  return false;
 }
 
 }  // namespace icloth

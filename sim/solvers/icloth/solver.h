@@ -59,7 +59,8 @@ class IClothSolver : public Solver {
   RepulsionSettings repulsion_settings() const;
   void repulsion_passes(const StepInputs& in, SimState& state, float h);
   void obstacle_filter(const StepInputs& in, SimState& state, float h, int passes);
-  void resolve_collisions(const StepInputs& in, SimState& state, float tau0, float tau1);
+  /// true when the step's first CCD pass found no impact (x_new as solved)
+  bool resolve_collisions(const StepInputs& in, SimState& state, float tau0, float tau1);
   Context ctx_;
   IClothParams params_;
   std::unique_ptr<Impl> impl_;

@@ -34,7 +34,8 @@ struct IClothSolver::Impl {
   DeviceBuffer<M3> K;
   DeviceBuffer<Vec3f> f, rhs, v_new, x_new;
   /// (n) m/s, the last step's solved velocity change, the next first solve's
-  /// warm start while warm_valid (IClothParams::cg_warm_start)
+  /// warm start while warm_valid: that step had no contact in its solve and no
+  /// impact in its CCD (IClothParams::cg_warm_start)
   DeviceBuffer<Vec3f> warm_dv;
   bool warm_valid = false;
   CgScratch cg;
