@@ -200,22 +200,6 @@ void mg_start(const Context& ctx, const SystemView& A, const Vec3f* b, const Vec
   }, s.sum);
 }
 
-// With `coarse`, x moves by the coarse correction (coarse_start.h) computed
-// from the start's residual s.r (cg_start's or mg_start's), and the start is
-// redone at the new x with the scale kept; host: the scalars, read back again.
-CoarseResult start_coarse(const Context& ctx, const SystemView& A, const Vec3f* b, Vec3f* x, CgScratch& s,
-                          const CoarseStart* coarse, std::vector<CgScalars>& host, bool multigrid) {
-  if (!coarse || host[0].done) return {};
-  const CoarseResult res = coarse_start(ctx, A, s.r.data(), x, *coarse->pieces, *coarse->scratch);
-  if (res.pieces == 0) return res;
-  if (multigrid)
-    mg_start(ctx, A, b, x, s, true);
-  else
-    cg_restart(ctx, A, b, x, s);
-  s.scalars.download(host);
-  return res;
-}
-
 // the start redone at x with the scale kept; host: the scalars, read back again
 void restart_at(const Context& ctx, const SystemView& A, const Vec3f* b, const Vec3f* x, CgScratch& s,
                 std::vector<CgScalars>& host, bool multigrid) {
@@ -224,6 +208,17 @@ void restart_at(const Context& ctx, const SystemView& A, const Vec3f* b, const V
   else
     cg_restart(ctx, A, b, x, s);
   s.scalars.download(host);
+}
+
+// With `coarse`, x moves by the coarse correction (coarse_start.h) computed
+// from the start's residual s.r (cg_start's or mg_start's), and the start is
+// redone at the new x with the scale kept; host: the scalars, read back again.
+CoarseResult start_coarse(const Context& ctx, const SystemView& A, const Vec3f* b, Vec3f* x, CgScratch& s,
+                          const CoarseStart* coarse, std::vector<CgScalars>& host, bool multigrid) {
+  if (!coarse || host[0].done) return {};
+  const CoarseResult res = coarse_start(ctx, A, s.r.data(), x, *coarse->pieces, *coarse->scratch);
+  if (res.pieces > 0) restart_at(ctx, A, b, x, s, host, multigrid);
+  return res;
 }
 
 // With `shift`, the iteration starts from x + shift (free vertices) with the
