@@ -138,14 +138,16 @@ void check_face_indices(const std::string& path, const std::string& text, size_t
 
 TriMesh read_obj(const std::string& path, const ObjReadOptions& opts) {
   const std::string text = read_text(path);
-  // positions and face indices through our own strict readers first (above)
+  // positions and face indices through our own strict readers first (above);
+  // tinyobjloader then parses the same text (its mtllib lines ignored: the
+  // materials are not used)
   std::vector<Vec3f> positions = positions_from_text(path, text);
   check_face_indices(path, text, positions.size());
   tinyobj::ObjReaderConfig cfg;
   cfg.triangulate = true;
   cfg.vertex_color = false;
   tinyobj::ObjReader reader;
-  if (!reader.ParseFromFile(path, cfg)) {
+  if (!reader.ParseFromString(text, "", cfg)) {
     std::string e = reader.Error().empty() ? std::string("not a readable OBJ file") : first_line(reader.Error());
     throw Error(path + ": " + e);
   }

@@ -49,7 +49,6 @@ struct ForceInputs {
 void predict(const Context& ctx, const ModelView& m, const ForceInputs& f, const Vec3f* x, const Vec3f* v,
              const float* w, Vec3f* x1, Vec3f* v1);
 
-
 /// Long-range attachments (Kim, Chentanez & Mueller-Fischer 2012): vertex i with
 /// anchor[i] >= 0 (a pinned vertex) is pulled back onto the sphere of radius
 /// (1 + max_stretch) geodesic[i] around it. In place (anchors never move here).
