@@ -96,7 +96,7 @@ struct CollisionSettings {
   bool self_collision = true;
   bool incremental = true;     ///< re-check only T_d pairs after the first round
   int max_rounds = 20;         ///< cap on zone rounds
-  int max_rigid_rounds = 20;   ///< cap on rigid-zone rounds (5 from a tangled start: kTangledRigidRounds)
+  int max_rigid_rounds = 40;   ///< cap on rigid-zone rounds (5 from a tangled start: kTangledRigidRounds)
   float ccd_margin = 0.1f;     ///< CCD minimum separation, as a fraction of the thickness
   bool untangle = true;        ///< push tangled pairs apart before the zones (untangle.h, pushed_rounds)
   /// a zone's rim follows it past this strain over its free length

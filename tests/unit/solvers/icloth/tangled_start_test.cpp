@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "sim/collision/penetration.h"
+#include "sim/solvers/icloth/params.h"
 #include "sim/model/grid.h"
 #include "sim/model/topology.h"
 #include "sim/solvers/icloth/collision_handler.h"
@@ -116,11 +117,12 @@ SwitchRun switch_to_icloth(World& w, int frames) {
     // the promise holds for every frame that starts clean
     if (st.get("tangled pairs") == 0) EXPECT_EQ(st.get("intersecting pairs"), 0) << "icloth frame " << f;
     // bounded work: CCD passes per frame within the caps (4 sub-steps of at
-    // most collision_rounds + rigid_rounds passes; 20 + 20 by default, of which
-    // 5 rigid rounds from a tangled start); a frame that begins with the
-    // takeover settle may spend one frame's worth more, and the pass that
-    // crosses it (IClothSolver::settle stops its passes there)
-    const double step_work = 20 + 20, frame_work = 4 * step_work;
+    // most collision_rounds + rigid_rounds passes, of which 5 rigid rounds from
+    // a tangled start); a frame that begins with the takeover settle may spend
+    // one frame's worth more, and the pass that crosses it (IClothSolver::settle
+    // stops its passes there)
+    const icloth::IClothParams defaults;
+    const double step_work = defaults.collision_rounds + defaults.rigid_rounds, frame_work = 4 * step_work;
     const double settle_work = st.get("settle passes") > 0 ? frame_work + step_work : 0;
     EXPECT_LE(st.get("ccd rounds") + st.get("rigid rounds"), frame_work + settle_work) << "icloth frame " << f;
     std::printf("icloth frame %d: move %.4f m, pairs %.0f (start %.0f), rounds %.0f, rigid %.0f, fallbacks %.0f, "
