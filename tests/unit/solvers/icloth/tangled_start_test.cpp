@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "sim/collision/penetration.h"
-#include "sim/solvers/icloth/params.h"
 #include "sim/model/grid.h"
 #include "sim/model/topology.h"
 #include "sim/solvers/icloth/collision_handler.h"
+#include "sim/solvers/icloth/params.h"
 #include "sim/world.h"
 #include "support/test_support.h"
 
