@@ -462,6 +462,11 @@ void gather_entries(const Context& ctx, const uint32_t* keep, size_t n, const ui
   });
 }
 
+// slot[entry[e]] = e: where each listed pair's corner entry sits (PairSprings::slot)
+void scatter_slots(const Context& ctx, const uint32_t* entry, size_t n, uint32_t* slot) {
+  parallel_for(ctx, int(n), [=] CB_HD(int e) { slot[entry[e]] = uint32_t(e); });
+}
+
 // flag[p] = 1 where pair p has a spring (k != 0)
 void flag_springs(const Context& ctx, const float* k, size_t n, uint32_t* flag) {
   parallel_for(ctx, int(n), [=] CB_HD(int p) { flag[p] = k[p] != 0.f ? 1u : 0u; });
@@ -506,7 +511,8 @@ PairSprings ClothRepulsion::springs(const Context& ctx, const Vec3f* v, const M3
   ps.w = spring_w_.data();
   ps.list = spring_list_.data();
   ps.count = uint32_t(spring_count_);
-  spring_t_.resize(ctx, size_t(np));
+  ps.slot = spring_slot_.data();
+  spring_t_.resize(ctx, spring_entry_.size());
   ps.t = spring_t_.data();
   return ps;
 }
@@ -532,6 +538,8 @@ void ClothRepulsion::compact_spring_incidence(const Context& ctx) {
   spring_off_.resize(ctx, count_.size() + 1);
   key_starts(ctx, spring_vert_.data(), ns, uint32_t(count_.size()), spring_off_.data());  // sorted: inc_vert_ is
   const size_t np = pairs_.size();  // the pairs themselves, for prepare_system_rows' one pass per pair
+  spring_slot_.resize(ctx, 4 * np);
+  scatter_slots(ctx, spring_entry_.data(), ns, spring_slot_.data());
   entry_flag_.resize(ctx, np);
   spring_list_.resize(ctx, np);
   flag_springs(ctx, spring_k_.data(), np, entry_flag_.data());
@@ -655,7 +663,7 @@ size_t ClothRepulsion::device_bytes() const {
          chunk_count_.bytes() + chunk_sum_.bytes() + spring_k_.bytes() + spring_c_.bytes() +
          friction_sums_.bytes() + friction_sum_.bytes() +
          spring_scratch_.bytes() + across_.bytes() + spring_entry_.bytes() + spring_vert_.bytes() +
-         spring_w_.bytes() + spring_list_.bytes() + spring_t_.bytes() + spring_off_.bytes() + entry_flag_.bytes() +
+         spring_w_.bytes() + spring_list_.bytes() + spring_slot_.bytes() + spring_t_.bytes() + spring_off_.bytes() + entry_flag_.bytes() +
          entry_keep_.bytes();
 }
 

@@ -71,6 +71,13 @@ CB_HD inline float pair_inverse_mass(const ProxPair& q, const float* inv_mass) {
          q.w[3] * q.w[3] * inv_mass[q.v.d];
 }
 
+/// One spring entry's share w t of its pair's row part (N/m times p's unit),
+/// padded to 16 bytes: written and read in one access each.
+struct alignas(16) SpringShare {
+  Vec3f t;
+  float pad = 0.f;
+};
+
 /// The proximity pairs as springs of the implicit system (Tang et al. 2018,
 /// Sec. 3: repulsion forces and their stiffness in the solve): pair p resists
 /// the change of its gap sn . sum_k w_k x_k along its spring direction
@@ -86,9 +93,12 @@ struct PairSprings {
   const float* w = nullptr;        ///< (entries) the pair's weight of the entry's vertex, w[entry & 3]
   const uint32_t* list = nullptr;  ///< (count) the pairs with a spring when it was made (a superset later)
   uint32_t count = 0;
-  /// (npairs) N/m times p's unit: each listed pair's row part for the p of the last
-  /// prepare_system_rows call (system_kernels.h); prox_row gathers it per vertex
-  Vec3f* t = nullptr;
+  /// (4 npairs) slot[4 p + k]: the position in entry[] of listed pair p's corner k
+  const uint32_t* slot = nullptr;
+  /// (entries) N/m times p's unit: entry e's share w t of its pair's row part t
+  /// (spring_pair_product) for the p of the last prepare_system_rows call
+  /// (system_kernels.h), written per pair through slot; prox_row sums a vertex's run
+  SpringShare* t = nullptr;
 };
 
 /// The gap a spring of a pair ahead (farther than D at the start of the step)
@@ -257,7 +267,8 @@ class ClothRepulsion {
   DeviceBuffer<float> spring_w_;         ///< (spring entries) PairSprings::w
   DeviceBuffer<uint32_t> spring_list_;   ///< (npairs, spring_count_ used) the pairs with k != 0 (PairSprings::list)
   size_t spring_count_ = 0;
-  DeviceBuffer<Vec3f> spring_t_;         ///< (npairs) PairSprings::t
+  DeviceBuffer<uint32_t> spring_slot_;   ///< (4 npairs) PairSprings::slot
+  DeviceBuffer<SpringShare> spring_t_;   ///< (spring entries) PairSprings::t
   DeviceBuffer<float> spring_k_;     ///< (npairs) N/m (springs())
   DeviceBuffer<float> spring_c_;     ///< (npairs) N s/m (lag_friction())
   DeviceBuffer<float> spring_scratch_;  ///< (npairs) per-pair flags (1/0) of the last spring call

@@ -69,7 +69,9 @@ void prepare_system_rows(const Context& ctx, const SystemView& A, const Vec3f* p
   parallel_for(ctx, int(ps.count), [=] CB_HD(int j) {
     if (skip && *skip) return;
     const uint32_t pr = ps.list[j];
-    ps.t[pr] = spring_pair_product(ps, p, pr, h);
+    const Vec3f t = spring_pair_product(ps, p, pr, h);
+    const ProxPair& q = ps.pairs[pr];
+    for (uint32_t k = 0; k < 4; ++k) ps.t[ps.slot[4 * pr + k]] = SpringShare{t * q.w[k]};  // w: PairSprings::w
   });
 }
 

@@ -95,16 +95,20 @@ CB_HD inline Vec3f spring_pair_product(const PairSprings& ps, const Vec3f* p, ui
   return q.sn * (k * gn) + (g - q.sn * gn) * (ps.c[pr] / h);
 }
 
-/// Row i of the proximity springs' product: sum over vertex i's spring entries
-/// of w_i t (spring_pair_product), t as the last prepare_system_rows call left it.
-/// Computed per pair first, the pair's four velocities are read once per
-/// product instead of once per corner, and a vertex's loop reads its own
-/// entries and weights in a row (on the 200k-triangle funnel on an H200 the
-/// per-corner form made a PCG iteration 175 us against 37 without springs;
-/// 67 us with this one).
+/// Row i of the proximity springs' product: the sum over vertex i's spring
+/// entries, in order, of w_i t (spring_pair_product), as the last
+/// prepare_system_rows call wrote them into PairSprings::t. Computed per pair
+/// first, the pair's four velocities are read once per product instead of once
+/// per corner (on the 200k-triangle funnel on an H200 the per-corner form made
+/// a PCG iteration 175 us against 37 without springs; 67 us with a per-pair t).
+/// Written per entry, a vertex's run is read in a row with no load waiting on
+/// another (a per-pair t gathered through entry[] chained two loads per entry).
 CB_HD inline Vec3f prox_row(const PairSprings& ps, int i) {
   Vec3f acc{0, 0, 0};
-  for (uint32_t e = ps.off[i]; e < ps.off[i + 1]; ++e) acc += ps.t[ps.entry[e] >> 2] * ps.w[e];
+  for (uint32_t e = ps.off[i]; e < ps.off[i + 1]; ++e) {
+    const SpringShare s = ps.t[e];  // one 16-byte load
+    acc += s.t;
+  }
   return acc;
 }
 
@@ -170,7 +174,8 @@ CB_HD inline M3 diagonal_block(const SystemView& A, int i) {
 }
 
 /// The part of A p shared between rows, for system_row over p: each spring
-/// pair's spring_pair_product into A.prox.t (nothing without springs). Skipped
+/// pair's spring_pair_product, times each corner's weight, into its corners'
+/// entries of A.prox.t (nothing without springs). Skipped
 /// where `skip` (a backend pointer, or null) holds nonzero: a finished PCG's
 /// later launches.
 void prepare_system_rows(const Context& ctx, const SystemView& A, const Vec3f* p, const int* skip = nullptr);

@@ -638,8 +638,9 @@ TEST(IClothCg, MultigridKeepsTheClothClothSprings) {
   }
   std::vector<float> ew;  // each entry's weight
   for (uint32_t e : entry) ew.push_back(pairs[e >> 2].w[e & 3u]);
-  std::vector<uint32_t> list(np);  // every pair has a spring
+  std::vector<uint32_t> list(np), slot(4 * np);  // every pair has a spring
   for (size_t p = 0; p < np; ++p) list[p] = uint32_t(p);
+  for (size_t e = 0; e < entry.size(); ++e) slot[entry[e]] = uint32_t(e);
   std::mt19937 rng(29);
   std::uniform_real_distribution<float> u(-1, 1);
   std::vector<Vec3f> xt(n);
@@ -649,11 +650,11 @@ TEST(IClothCg, MultigridKeepsTheClothClothSprings) {
     DeviceSystem sys(ctx, bp, a.K, m.mass, alpha, w);
     DeviceBuffer<ProxPair> dp(ctx, pairs);
     DeviceBuffer<float> dk(ctx, k), dc(ctx, c);
-    DeviceBuffer<uint32_t> doff(ctx, off), dent(ctx, entry), dlist(ctx, list);
+    DeviceBuffer<uint32_t> doff(ctx, off), dent(ctx, entry), dlist(ctx, list), dslot(ctx, slot);
     DeviceBuffer<float> dw(ctx, ew);
-    DeviceBuffer<Vec3f> dt(ctx, np);
+    DeviceBuffer<SpringShare> dt(ctx, entry.size());
     sys.A.prox = PairSprings{dp.data(), dk.data(), dc.data(), doff.data(), dent.data(), dw.data(), dlist.data(),
-                             uint32_t(np), dt.data()};
+                             uint32_t(np), dslot.data(), dt.data()};
     DeviceBuffer<Vec3f> dxt(ctx, xt), b(ctx, n);
     apply_system(ctx, sys.A, dxt.data(), b.data());
     {  // every level's operator is P^T A P, the springs included
