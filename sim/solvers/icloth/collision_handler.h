@@ -84,6 +84,7 @@
 #include "sim/collision/penetration.h"
 #include "sim/core/buffer.h"
 #include "sim/core/timer.h"
+#include "sim/solvers/icloth/collision_defaults.h"
 #include "sim/solvers/icloth/impacts.h"
 #include "sim/solvers/icloth/narrow_phase.h"
 #include "sim/solvers/icloth/zone_batch.h"
@@ -95,13 +96,13 @@ namespace cb::icloth {
 struct CollisionSettings {
   bool self_collision = true;
   bool incremental = true;     ///< re-check only T_d pairs after the first round
-  int max_rounds = 20;         ///< cap on zone rounds
-  int max_rigid_rounds = 40;   ///< cap on rigid-zone rounds (5 from a tangled start: kTangledRigidRounds)
+  int max_rounds = kCollisionRounds;  ///< cap on zone rounds
+  int max_rigid_rounds = kRigidRounds;  ///< cap on rigid-zone rounds (5 from a tangled start: kTangledRigidRounds)
   float ccd_margin = 0.1f;     ///< CCD minimum separation, as a fraction of the thickness
   bool untangle = true;        ///< push tangled pairs apart before the zones (untangle.h, pushed_rounds)
   /// a zone's rim follows it past this strain over its free length
   /// (zone_followers.h); 0 = off
-  float follow_strain = 0.3f;
+  float follow_strain = kZoneFollow;
   /// the zones' membrane (ZoneSettings::membrane) pulls back edges stretched
   /// beyond (1 + this) x their free length
   float membrane_strain = 0.f;

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "sim/solvers/icloth/collision_defaults.h"
 #include "sim/solvers/param_table.h"
 
 namespace cb::icloth {
@@ -90,14 +91,14 @@ struct IClothParams {
   /// whose proximity distance reaches their short edges (solver.cpp,
   /// kReachOverEdge), which always take it (stat "rest-limited pieces")
   bool repulsion_rest_limit = false;
-  int zone_iterations = 100;     ///< max gradient-descent iterations of the zone solver (Sec. 4)
-  float zone_mu = 1e3f;          ///< augmented-Lagrangian penalty mu (Eq. 5-6)
-  float chebyshev_rho = 0.9992f; ///< Chebyshev acceleration spectral radius (Eq. 8)
-  int collision_rounds = 20;     ///< max CCD / zone rounds per step before the rigid fallback
+  int zone_iterations = kZoneIterations;  ///< max gradient-descent iterations of the zone solver (Sec. 4)
+  float zone_mu = kZoneMu;       ///< augmented-Lagrangian penalty mu (Eq. 5-6)
+  float chebyshev_rho = kChebyshevRho;  ///< Chebyshev acceleration spectral radius (Eq. 8)
+  int collision_rounds = kCollisionRounds;  ///< max CCD / zone rounds per step before the rigid fallback
   bool untangle = true;          ///< push pairs that start a step intersecting apart (untangle.h)
   /// a zone's free neighbours follow it where its solution stretched their edge
   /// beyond (1 + zone_follow) x its free length (zone_followers.h); 0 = off
-  float zone_follow = 0.3f;
+  float zone_follow = kZoneFollow;
   /// the zones' membrane (zone_solver.h): a one-sided spring on every cloth edge
   /// at a zone vertex, of stiffness zone_membrane x the zone's mean vertex mass,
   /// pulls back edges the zone stretches beyond (1 + zone_membrane_strain) x
@@ -105,11 +106,8 @@ struct IClothParams {
   float zone_membrane = 100.f;
   float zone_membrane_strain = 0.f;
   /// max rigid-impact-zone rounds of a clean start before the step is clamped
-  /// (collision_handler.h; a tangled start stops at 5). 40: the dress's 24
-  /// trajectories of dress_family.sh end no frame crossed, where 20 left two
-  /// with 6 crossed frames; only steps that reach 20 rounds change (RESULTS.md,
-  /// thirty-third session)
-  int rigid_rounds = 40;
+  /// (why 40: collision_defaults.h)
+  int rigid_rounds = kRigidRounds;
   bool incremental_ccd = true;   ///< re-check only T_d-T_s and T_d-T_d after the first round
   /// Most passes of the takeover settle (IClothSolver::settle): when the solver
   /// takes over a moving state with a clean start (a switch from another

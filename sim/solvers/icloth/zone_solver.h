@@ -42,6 +42,7 @@
 
 #include "sim/core/hd.h"
 #include "sim/core/math.h"
+#include "sim/solvers/icloth/collision_defaults.h"
 
 namespace cb::icloth {
 
@@ -83,9 +84,9 @@ struct ZoneView {
 };
 
 struct ZoneSettings {
-  float mu = 1e3f;            ///< penalty (Eq. 5), relative to the zone's mean vertex mass
-  int max_iterations = 100;
-  float rho = 0.9992f;        ///< Chebyshev spectral radius (0 = off)
+  float mu = kZoneMu;         ///< penalty (Eq. 5), relative to the zone's mean vertex mass
+  int max_iterations = kZoneIterations;
+  float rho = kChebyshevRho;  ///< Chebyshev spectral radius (0 = off)
   int chebyshev_start = 10;
   float min_step = 1e-12f;    ///< m, max vertex displacement below which the descent stalls
   float rel_step = 1e-3f;     ///< ... or below this fraction of the largest correction (float positions)
