@@ -11,7 +11,14 @@
 #       EGL (carry .gl too: the GL loader packages, see the device README);
 #       kernels the GPU time per kernel of the measured frames of the icloth
 #       benchmarks in KERNELS_FILTER (ncu; KERNELS_TIMEOUT, KERNELS_FRAMES);
-#       profile an nsys profile where nsys exists (nsys was not usable there).
+#       profile an nsys profile where nsys exists (nsys was not usable there);
+#       ab every icloth_bench* binary of the bundle in turn, AB_ROUNDS rounds
+#       (3) of AB_FILTER (the 200k funnel and sphere), AB_TIMEOUT each (60):
+#       ab.md gives each build's median us per PCG iteration (bench_table.py),
+#       the fair comparison of builds whose trajectories differ in the last
+#       bits; --prepare with BUNDLE_BASE=path/to/icloth_bench (another build of
+#       this checkout, e.g. of the last commit: the benchmarks read scenes from
+#       the source path compiled in) adds it as icloth_bench_base.
 #       tests: every unit test with the CUDA backend available (each backend test
 #       compares CUDA with CPU); scenes: the CLI on every shipped scene with
 #       --backend cuda; the rest: the benchmarks at the GPU targets' sizes with
@@ -41,6 +48,7 @@ if [ "${1:-}" = "--prepare" ]; then
     strip -o "$bundle/bin/$(basename "$bin")" "$bin"
     ldd "$bin" | awk '/=> \//{print $3}' | grep -E 'tinyobj|benchmark|gomp|gtest|stdc\+\+' | xargs -r cp -u -t "$bundle/lib"
   done
+  [ -n "${BUNDLE_BASE:-}" ] && strip -o "$bundle/bin/icloth_bench_base" "$BUNDLE_BASE"
   # the binaries read scenes and ../shared from the paths compiled into them
   echo "$PWD" >"$bundle/source_dir"
   shared=$(cd .. && pwd)/shared
@@ -128,6 +136,19 @@ for s in "${sections[@]}"; do
     pbd) bench pbd 120 'BM_PbdStep/(256|1024)/' CLOTHBOX_BENCH_BACKEND=cuda ;;
     icloth) bench icloth "${ICLOTH_TIMEOUT:-320}" "${ICLOTH_FILTER:-BM_IClothPinnedSheet|BM_IClothLarge(Sphere|Funnel)|BM_IClothGpu(Funnel|Sphere)}" ;;
     collision) bench collision 120 '.' ;;
+    ab)  # the builds in turn, the order rotated each round
+      : >"$out/ab.log"
+      mapfile -t builds < <(ls "$bin"/icloth_bench*)
+      for r in $(seq 1 "${AB_ROUNDS:-3}"); do
+        for k in "${!builds[@]}"; do
+          b=${builds[$(((k + r - 1) % ${#builds[@]}))]}
+          echo "== $(basename "$b") round $r" >>"$out/ab.log"
+          stdbuf -oL timeout "${AB_TIMEOUT:-60}" "$b" --benchmark_counters_tabular=true \
+            --benchmark_filter="${AB_FILTER:-BM_IClothGpuFunnel/10/|BM_IClothGpuSphere/}" >>"$out/ab.log" 2>&1
+        done
+      done
+      python3 tests/gpu/bench_table.py "$out/ab.log" >"$out/ab.md" 2>&1
+      result[ab]="${#builds[@]} builds (see ab.md)" ;;
     egl)  # the CUDA-GL interop path under EGL (no display): carry .gl (the GL loader
           # packages, see the device README) beside gpu-bundle
       for f in .gl/*.deb; do [ -f "$f" ] && dpkg -x "$f" /; done
@@ -189,7 +210,7 @@ echo "| device | $(cat "$out/device.txt") |"
 [ -n "${result[agree]:-}" ] && echo "| CPU/CUDA agreement tests | ${result[agree]} |"
 [ -n "${result[scenes]:-}" ] && echo "| shipped scenes, 100 frames, --backend cuda | ${result[scenes]} |"
 [ -n "${result[egl]:-}" ] && echo "| CUDA-GL interop under EGL | ${result[egl]} |"
-for k in verlet pbd icloth collision kernels profile; do
+for k in verlet pbd icloth collision kernels profile ab; do
   [ -n "${result[$k]:-}" ] && echo "| ${k}_bench | ${result[$k]} |"
 done
 exit 0
