@@ -663,8 +663,8 @@ size_t ClothRepulsion::device_bytes() const {
          chunk_count_.bytes() + chunk_sum_.bytes() + spring_k_.bytes() + spring_c_.bytes() +
          friction_sums_.bytes() + friction_sum_.bytes() +
          spring_scratch_.bytes() + across_.bytes() + spring_entry_.bytes() + spring_vert_.bytes() +
-         spring_w_.bytes() + spring_list_.bytes() + spring_slot_.bytes() + spring_t_.bytes() + spring_off_.bytes() + entry_flag_.bytes() +
-         entry_keep_.bytes();
+         spring_w_.bytes() + spring_list_.bytes() + spring_slot_.bytes() + spring_t_.bytes() + spring_off_.bytes() +
+         entry_flag_.bytes() + entry_keep_.bytes();
 }
 
 }  // namespace cb::icloth

@@ -102,7 +102,9 @@ CB_HD inline Vec3f spring_pair_product(const PairSprings& ps, const Vec3f* p, ui
 /// per corner (on the 200k-triangle funnel on an H200 the per-corner form made
 /// a PCG iteration 175 us against 37 without springs; 67 us with a per-pair t).
 /// Written per entry, a vertex's run is read in a row with no load waiting on
-/// another (a per-pair t gathered through entry[] chained two loads per entry).
+/// another (a per-pair t gathered through entry[] chained two loads per entry;
+/// the rows inside a stack, with tens of entries, set a launch's time): a PCG
+/// iteration 71 -> 65 us on that funnel (RESULTS.md, thirty-fourth session).
 CB_HD inline Vec3f prox_row(const PairSprings& ps, int i) {
   Vec3f acc{0, 0, 0};
   for (uint32_t e = ps.off[i]; e < ps.off[i + 1]; ++e) {
