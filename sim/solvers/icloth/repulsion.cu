@@ -451,14 +451,12 @@ void flag_spring_entries(const Context& ctx, const float* k, const uint32_t* ent
   parallel_for(ctx, int(n), [=] CB_HD(int e) { flag[e] = k[entry[e] >> 2] != 0.f ? 1u : 0u; });
 }
 
-// out_entry / out_vert[j] = entry / vert[keep[j]]; out_w[j] = the entry's pair weight
+// out_entry / out_vert[j] = entry / vert[keep[j]]
 void gather_entries(const Context& ctx, const uint32_t* keep, size_t n, const uint32_t* entry, const uint32_t* vert,
-                    const ProxPair* pairs, uint32_t* out_entry, uint32_t* out_vert, float* out_w) {
+                    uint32_t* out_entry, uint32_t* out_vert) {
   parallel_for(ctx, int(n), [=] CB_HD(int j) {
-    const uint32_t ent = entry[keep[j]];
-    out_entry[j] = ent;
+    out_entry[j] = entry[keep[j]];
     out_vert[j] = vert[keep[j]];
-    out_w[j] = pairs[ent >> 2].w[ent & 3u];
   });
 }
 
@@ -508,7 +506,6 @@ PairSprings ClothRepulsion::springs(const Context& ctx, const Vec3f* v, const M3
   ps.c = fc;
   ps.off = spring_off_.data();
   ps.entry = spring_entry_.data();
-  ps.w = spring_w_.data();
   ps.list = spring_list_.data();
   ps.count = uint32_t(spring_count_);
   ps.slot = spring_slot_.data();
@@ -532,9 +529,8 @@ void ClothRepulsion::compact_spring_incidence(const Context& ctx) {
   const size_t ns = compact_indices(ctx, entry_flag_.data(), entry_keep_.data(), ne);
   spring_entry_.resize(ctx, ns);
   spring_vert_.resize(ctx, ns);
-  spring_w_.resize(ctx, ns);
-  gather_entries(ctx, entry_keep_.data(), ns, inc_entry_.data(), inc_vert_.data(), pairs_.data(), spring_entry_.data(),
-                 spring_vert_.data(), spring_w_.data());
+  gather_entries(ctx, entry_keep_.data(), ns, inc_entry_.data(), inc_vert_.data(), spring_entry_.data(),
+                 spring_vert_.data());
   spring_off_.resize(ctx, count_.size() + 1);
   key_starts(ctx, spring_vert_.data(), ns, uint32_t(count_.size()), spring_off_.data());  // sorted: inc_vert_ is
   const size_t np = pairs_.size();  // the pairs themselves, for prepare_system_rows' one pass per pair
@@ -663,7 +659,7 @@ size_t ClothRepulsion::device_bytes() const {
          chunk_count_.bytes() + chunk_sum_.bytes() + spring_k_.bytes() + spring_c_.bytes() +
          friction_sums_.bytes() + friction_sum_.bytes() +
          spring_scratch_.bytes() + across_.bytes() + spring_entry_.bytes() + spring_vert_.bytes() +
-         spring_w_.bytes() + spring_list_.bytes() + spring_slot_.bytes() + spring_t_.bytes() + spring_off_.bytes() +
+         spring_list_.bytes() + spring_slot_.bytes() + spring_t_.bytes() + spring_off_.bytes() +
          entry_flag_.bytes() + entry_keep_.bytes();
 }
 

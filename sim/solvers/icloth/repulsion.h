@@ -90,7 +90,6 @@ struct PairSprings {
   const float* c = nullptr;  ///< (npairs) N s/m, friction as a drag across sn (0: none yet)
   const uint32_t* off = nullptr;
   const uint32_t* entry = nullptr;
-  const float* w = nullptr;        ///< (entries) the pair's weight of the entry's vertex, w[entry & 3]
   const uint32_t* list = nullptr;  ///< (count) the pairs with a spring when it was made (a superset later)
   uint32_t count = 0;
   /// (4 npairs) slot[4 p + k]: the position in entry[] of listed pair p's corner k
@@ -246,7 +245,7 @@ class ClothRepulsion {
   size_t device_bytes() const;
 
  private:
-  /// spring_entry_ / spring_off_ / spring_w_: the entries of inc_entry_ whose pair
+  /// spring_entry_ / spring_off_ / spring_slot_: the entries of inc_entry_ whose pair
   /// has k != 0; spring_list_: those pairs
   void compact_spring_incidence(const Context& ctx);
   CcdTopology topo_;
@@ -264,7 +263,6 @@ class ClothRepulsion {
   /// the incidence entries of the pairs with a spring, in the same order, and
   /// each vertex's range of them (nverts + 1): PairSprings::off / entry
   DeviceBuffer<uint32_t> spring_entry_, spring_vert_, spring_off_, entry_flag_, entry_keep_;
-  DeviceBuffer<float> spring_w_;         ///< (spring entries) PairSprings::w
   DeviceBuffer<uint32_t> spring_list_;   ///< (npairs, spring_count_ used) the pairs with k != 0 (PairSprings::list)
   size_t spring_count_ = 0;
   DeviceBuffer<uint32_t> spring_slot_;   ///< (4 npairs) PairSprings::slot

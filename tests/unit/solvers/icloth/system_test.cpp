@@ -636,8 +636,6 @@ TEST(IClothCg, MultigridKeepsTheClothClothSprings) {
     entry.insert(entry.end(), inc[v].begin(), inc[v].end());
     off[v + 1] = uint32_t(entry.size());
   }
-  std::vector<float> ew;  // each entry's weight
-  for (uint32_t e : entry) ew.push_back(pairs[e >> 2].w[e & 3u]);
   std::vector<uint32_t> list(np), slot(4 * np);  // every pair has a spring
   for (size_t p = 0; p < np; ++p) list[p] = uint32_t(p);
   for (size_t e = 0; e < entry.size(); ++e) slot[entry[e]] = uint32_t(e);
@@ -651,9 +649,8 @@ TEST(IClothCg, MultigridKeepsTheClothClothSprings) {
     DeviceBuffer<ProxPair> dp(ctx, pairs);
     DeviceBuffer<float> dk(ctx, k), dc(ctx, c);
     DeviceBuffer<uint32_t> doff(ctx, off), dent(ctx, entry), dlist(ctx, list), dslot(ctx, slot);
-    DeviceBuffer<float> dw(ctx, ew);
     DeviceBuffer<SpringShare> dt(ctx, entry.size());
-    sys.A.prox = PairSprings{dp.data(), dk.data(), dc.data(), doff.data(), dent.data(), dw.data(), dlist.data(),
+    sys.A.prox = PairSprings{dp.data(), dk.data(), dc.data(), doff.data(), dent.data(), dlist.data(),
                              uint32_t(np), dslot.data(), dt.data()};
     DeviceBuffer<Vec3f> dxt(ctx, xt), b(ctx, n);
     apply_system(ctx, sys.A, dxt.data(), b.data());

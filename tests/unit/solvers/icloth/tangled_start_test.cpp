@@ -15,8 +15,8 @@
 #include "sim/collision/penetration.h"
 #include "sim/model/grid.h"
 #include "sim/model/topology.h"
+#include "sim/solvers/icloth/collision_defaults.h"
 #include "sim/solvers/icloth/collision_handler.h"
-#include "sim/solvers/icloth/params.h"
 #include "sim/world.h"
 #include "support/test_support.h"
 
@@ -121,8 +121,7 @@ SwitchRun switch_to_icloth(World& w, int frames) {
     // a tangled start); a frame that begins with the takeover settle may spend
     // one frame's worth more, and the pass that crosses it (IClothSolver::settle
     // stops its passes there)
-    const icloth::IClothParams defaults;
-    const double step_work = defaults.collision_rounds + defaults.rigid_rounds, frame_work = 4 * step_work;
+    const double step_work = icloth::kCollisionRounds + icloth::kRigidRounds, frame_work = 4 * step_work;
     const double settle_work = st.get("settle passes") > 0 ? frame_work + step_work : 0;
     EXPECT_LE(st.get("ccd rounds") + st.get("rigid rounds"), frame_work + settle_work) << "icloth frame " << f;
     std::printf("icloth frame %d: move %.4f m, pairs %.0f (start %.0f), rounds %.0f, rigid %.0f, fallbacks %.0f, "
