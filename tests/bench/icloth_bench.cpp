@@ -17,6 +17,8 @@
 //  - a pinned sheet at growing sizes without self-collision (forces + PCG only),
 //    at 317 x 317 with the system's blocks split and whole (split_blocks).
 //   OMP_WAIT_POLICY=passive build-*/tests/bench/icloth_bench [--benchmark_filter=...]
+// CLOTHBOX_BENCH_PARAMS="name=value,..." sets solver parameters in every run
+// (after the benchmark's own), e.g. product_lanes=2.
 // With CLOTHBOX_PROFILE_MEASURED set, the CUDA profiler captures the measured
 // frames only (for `ncu --profile-from-start off`; run_on_device.sh kernels).
 #include <benchmark/benchmark.h>
@@ -44,8 +46,31 @@ const char* const kMeanCounters[] = {"cg iterations", "proximity pairs", "repuls
                                      "pair friction bound", "pair friction beyond coulomb"};
 const char* const kMaxCounters[] = {"fallbacks", "zone failures", "intersecting pairs", "ccd rounds"};
 
+// Sets the solver parameters of CLOTHBOX_BENCH_PARAMS ("name=value,name=value",
+// after the benchmark's own): one build's variants compared in one run
+// (run_on_device.sh ab, AB_PARAMS). "" or why a parameter was refused.
+std::string set_env_params(World& w) {
+  const char* env = std::getenv("CLOTHBOX_BENCH_PARAMS");
+  std::string list = env ? env : "";
+  for (size_t start = 0; start < list.size();) {
+    const size_t end = std::min(list.find(',', start), list.size());
+    const std::string item = list.substr(start, end - start);
+    const size_t eq = item.find('=');
+    if (eq == std::string::npos) return "CLOTHBOX_BENCH_PARAMS: '" + item + "' is not name=value";
+    const std::string err = w.set_solver_param(item.substr(0, eq), item.substr(eq + 1));
+    if (!err.empty()) return "CLOTHBOX_BENCH_PARAMS: " + err;
+    start = end + 1;
+  }
+  return "";
+}
+
 // runs `warmup` frames, then measures frames; stage times become counters
 void run_frames(benchmark::State& state, World& w, int warmup) {
+  const std::string err = set_env_params(w);
+  if (!err.empty()) {
+    state.SkipWithError(err.c_str());
+    return;
+  }
   for (int i = 0; i < warmup; ++i) w.step();
   std::map<std::string, double> stages, sums, maxes;
   double frames = 0, fallbacks = 0;

@@ -11,8 +11,15 @@
 #       EGL (carry .gl too: the GL loader packages, see the device README);
 #       kernels the GPU time per kernel of the measured frames of the icloth
 #       benchmarks in KERNELS_FILTER (ncu; KERNELS_TIMEOUT, KERNELS_FRAMES);
+#       sanitize compute-sanitizer's memcheck and racecheck over the PCG's tests
+#       (SANITIZE_FILTER, SANITIZE_TIMEOUT);
+#       detail Nsight Compute's throughput, occupancy, stall and memory sections
+#       for a few launches of the PCG's kernels (DETAIL_KERNELS, DETAIL_FILTER,
+#       DETAIL_LAUNCHES, DETAIL_TIMEOUT; detail.txt);
 #       profile an nsys profile where nsys exists (nsys was not usable there);
-#       ab every icloth_bench* binary of the bundle in turn, AB_ROUNDS rounds
+#       ab every icloth_bench* binary of the bundle in turn, each with every
+#       parameter set of AB_PARAMS (';'-separated sets of "name=value,...",
+#       CLOTHBOX_BENCH_PARAMS; none by default), AB_ROUNDS rounds
 #       (3) of AB_FILTER (the 200k funnel and sphere), AB_TIMEOUT each (60):
 #       ab.md gives each build's median us per PCG iteration (bench_table.py),
 #       the fair comparison of builds whose trajectories differ in the last
@@ -136,19 +143,24 @@ for s in "${sections[@]}"; do
     pbd) bench pbd 120 'BM_PbdStep/(256|1024)/' CLOTHBOX_BENCH_BACKEND=cuda ;;
     icloth) bench icloth "${ICLOTH_TIMEOUT:-320}" "${ICLOTH_FILTER:-BM_IClothPinnedSheet|BM_IClothLarge(Sphere|Funnel)|BM_IClothGpu(Funnel|Sphere)}" ;;
     collision) bench collision 120 '.' ;;
-    ab)  # the builds in turn, the order rotated each round
+    ab)  # every build with every parameter set of AB_PARAMS in turn, the order rotated each round
       : >"$out/ab.log"
       mapfile -t builds < <(ls "$bin"/icloth_bench*)
+      IFS=';' read -ra psets <<<"${AB_PARAMS:-}"
+      [ ${#psets[@]} -eq 0 ] && psets=("")
+      runs=()
+      for b in "${builds[@]}"; do for p in "${psets[@]}"; do runs+=("$b|$p"); done; done
       for r in $(seq 1 "${AB_ROUNDS:-3}"); do
-        for k in "${!builds[@]}"; do
-          b=${builds[$(((k + r - 1) % ${#builds[@]}))]}
-          echo "== $(basename "$b") round $r" >>"$out/ab.log"
-          stdbuf -oL timeout "${AB_TIMEOUT:-60}" "$b" --benchmark_counters_tabular=true \
+        for k in "${!runs[@]}"; do
+          run=${runs[$(((k + r - 1) % ${#runs[@]}))]}
+          b=${run%%|*} p=${run#*|}
+          echo "== $(basename "$b")${p:+ $p} round $r" >>"$out/ab.log"
+          CLOTHBOX_BENCH_PARAMS="$p" stdbuf -oL timeout "${AB_TIMEOUT:-60}" "$b" --benchmark_counters_tabular=true \
             --benchmark_filter="${AB_FILTER:-BM_IClothGpuFunnel/10/|BM_IClothGpuSphere/}" >>"$out/ab.log" 2>&1
         done
       done
       python3 tests/gpu/bench_table.py "$out/ab.log" >"$out/ab.md" 2>&1
-      result[ab]="${#builds[@]} builds (see ab.md)" ;;
+      result[ab]="${#runs[@]} builds x parameter sets (see ab.md)" ;;
     egl)  # the CUDA-GL interop path under EGL (no display): carry .gl (the GL loader
           # packages, see the device README) beside gpu-bundle
       for f in .gl/*.deb; do [ -f "$f" ] && dpkg -x "$f" /; done
@@ -183,6 +195,38 @@ for s in "${sections[@]}"; do
       else
         result[kernels]="no ncu on this machine"
       fi ;;
+    sanitize)  # compute-sanitizer's memcheck and racecheck over SANITIZE_FILTER's tests
+               # (the PCG's kernels, the lanes product among them), SANITIZE_TIMEOUT each
+      cs=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null | head -1)
+      if [ -n "$cs" ]; then
+        result[sanitize]=""
+        for tool in memcheck racecheck; do
+          timeout "${SANITIZE_TIMEOUT:-150}" "$cs" --tool "$tool" --error-exitcode 3 "$bin/clothbox_tests" \
+            --gtest_filter="${SANITIZE_FILTER:-IClothCg.*:IClothSolver.CpuAndCuda*}" >"$out/sanitize_$tool.log" 2>&1
+          result[sanitize]+="$tool exit $?; "
+        done
+        result[sanitize]+="(see sanitize_*.log)"
+      else
+        result[sanitize]="no compute-sanitizer on this machine"
+      fi ;;
+    detail)  # why a kernel takes its time: Nsight Compute's throughput, occupancy,
+             # warp-stall and memory sections for DETAIL_LAUNCHES (6) launches of the
+             # kernels matching DETAIL_KERNELS (a regex over demangled names; the PCG's
+             # product in either form, its update) in the measured frames of
+             # DETAIL_FILTER (the 200k funnel); CLOTHBOX_BENCH_PARAMS as set
+      ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+      if [ -n "$ncu" ]; then
+        CLOTHBOX_PROFILE_MEASURED=1 timeout "${DETAIL_TIMEOUT:-200}" "$ncu" --profile-from-start off \
+          --clock-control none --kernel-name-base demangled \
+          -k "regex:${DETAIL_KERNELS:-ProductRow|ProductPart|UpdateRow}" --launch-count "${DETAIL_LAUNCHES:-6}" \
+          --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
+          --section MemoryWorkloadAnalysis --section SchedulerStats \
+          "$bin/icloth_bench" --benchmark_filter="${DETAIL_FILTER:-BM_IClothGpuFunnel/10/}" \
+          >"$out/detail.txt" 2>"$out/detail.err"
+        result[detail]="exit $? (see detail.txt)"
+      else
+        result[detail]="no ncu on this machine"
+      fi ;;
     profile)  # where the GPU time of the 200k-triangle I-Cloth frames goes (needs nsys there)
       nsys=$(command -v nsys || ls /usr/local/cuda/bin/nsys /opt/nvidia/nsight-systems/*/bin/nsys 2>/dev/null | head -1)
       if [ -n "$nsys" ]; then
@@ -210,7 +254,8 @@ echo "| device | $(cat "$out/device.txt") |"
 [ -n "${result[agree]:-}" ] && echo "| CPU/CUDA agreement tests | ${result[agree]} |"
 [ -n "${result[scenes]:-}" ] && echo "| shipped scenes, 100 frames, --backend cuda | ${result[scenes]} |"
 [ -n "${result[egl]:-}" ] && echo "| CUDA-GL interop under EGL | ${result[egl]} |"
-for k in verlet pbd icloth collision kernels profile ab; do
+[ -n "${result[sanitize]:-}" ] && echo "| compute-sanitizer | ${result[sanitize]} |"
+for k in verlet pbd icloth collision kernels detail profile ab; do
   [ -n "${result[$k]:-}" ] && echo "| ${k}_bench | ${result[$k]} |"
 done
 exit 0

@@ -56,6 +56,29 @@ struct ProductRow {
   }
 };
 
+// ProductRow with Lanes threads a row (rows_sum_lanes): lane l's share of q = A p
+template <int Lanes>
+struct ProductPart {
+  SystemView a;
+  const Vec3f* p;
+  const CgScalars* sc;
+  CB_HD Vec3f operator()(int i, int lane) const {
+    return sc->done ? Vec3f{} : system_row_part(a, p, i, uint32_t(lane), uint32_t(Lanes));
+  }
+};
+
+// the shares' sum q_i stored; the row's p.q
+struct ProductSum {
+  const Vec3f* p;
+  Vec3f* q;
+  const CgScalars* sc;
+  CB_HD float operator()(int i, Vec3f qi) const {
+    if (sc->done) return 0.f;
+    q[i] = qi;
+    return dot(p[i], qi);
+  }
+};
+
 // x += a p; r -= a q with a = r.z / p.q; without a multigrid z = P r; the row's r.P r
 struct UpdateRow {
   Vec3f* x;
@@ -137,15 +160,23 @@ void cg_init_scalars(const Context& ctx, const SystemView& A, const Vec3f* b, Cg
            s.sum);
 }
 
-// q = A p, then pq = p.q; stop when A is not positive definite along p (or p = 0)
+// q = A p, then pq = p.q; stop when A is not positive definite along p (or p = 0);
+// A.lanes threads a row
 void cg_product(const Context& ctx, const SystemView& A, CgScratch& s) {
   CgScalars* sc = s.scalars.data();
+  const int n = A.pat.nverts;
   prepare_system_rows(ctx, A, s.p.data(), &sc->done);
-  rows_sum(ctx, A.pat.nverts, ProductRow{A, s.p.data(), s.q.data(), sc}, [=] CB_HD(double pq) {
+  const auto finish = [=] CB_HD(double pq) {
     if (sc->done) return;
     sc->pq = pq;
     if (!(pq > 0)) sc->done = 1;
-  }, s.sum);
+  };
+  const ProductSum sum{s.p.data(), s.q.data(), sc};
+  switch (A.lanes) {
+    case 2: rows_sum_lanes<2>(ctx, n, ProductPart<2>{A, s.p.data(), sc}, sum, finish, s.sum); break;
+    case 4: rows_sum_lanes<4>(ctx, n, ProductPart<4>{A, s.p.data(), sc}, sum, finish, s.sum); break;
+    default: rows_sum(ctx, n, ProductRow{A, s.p.data(), s.q.data(), sc}, finish, s.sum);
+  }
 }
 
 // x += a p; r -= a q with a = r.z / p.q; then the new r.P r (P block Jacobi):

@@ -8,6 +8,7 @@ std::string IClothParams::validate() const {
   ParamTable t = to_table();
   for (const ParamInfo& p : t.entries())
     if (!p.in_range()) return "parameter '" + p.name + "' is out of range";
+  if (product_lanes == 3) return "parameter 'product_lanes' must be 1, 2 or 4";
   return "";
 }
 
@@ -83,6 +84,8 @@ ParamTable IClothParams::to_table() const {
   t.add_bool("count_intersections", count_intersections, "count intersecting triangle pairs after each frame");
   t.add_bool("split_blocks", split_blocks,
              "CUDA: the system's 3x3 blocks stored split by component (same results; a layout to measure)");
+  t.add_int("product_lanes", product_lanes, 1, 4,
+            "threads a row in the PCG's product: 1, 2 or 4 (the sums in another order; to measure on CUDA)");
   return t;
 }
 
@@ -127,6 +130,7 @@ std::string IClothParams::from_table(const ParamTable& t, IClothParams* out) {
   p.incremental_ccd = t.get_bool("incremental_ccd");
   p.count_intersections = t.get_bool("count_intersections");
   p.split_blocks = t.get_bool("split_blocks");
+  p.product_lanes = t.get_int("product_lanes");
   p.settle_passes = t.get_int("settle_passes");
   p.untangle_iterations = t.get_int("untangle_iterations");
   p.ease_frames = t.get_int("ease_frames");

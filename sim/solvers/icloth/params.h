@@ -142,6 +142,12 @@ struct IClothParams {
   /// to measure one against the other (BM_IClothGpuFunnelWholeBlocks). No effect
   /// on the CPU backend (CSR order).
   bool split_blocks = true;
+  /// Threads a row in the PCG's product (1, 2 or 4; SystemView::lanes): each
+  /// sums every lanes-th block and spring entry of the row (system_row_part), on
+  /// CUDA a warp a share, so a row's loads are spread over more warps. The same
+  /// sums on both backends (the CPU adds a row's shares in lane order), and
+  /// other rounding than 1. A switch to measure on a device.
+  int product_lanes = 1;
 
   /// "" when valid, else the first problem.
   std::string validate() const;

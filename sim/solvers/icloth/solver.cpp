@@ -469,6 +469,7 @@ SystemView IClothSolver::system_view(const StepInputs& in, const SimState& state
   A.grab = in.grab;
   A.grab_k = params_.grab_stiffness * in.grab.stiffness;
   A.k_differences = params_.stiffness_on_differences;
+  A.lanes = params_.product_lanes;
   return A;
 }
 

@@ -59,6 +59,9 @@ struct SystemView {
   /// K p as sum_j K_ij (p_j - p_i) (add_stiffness_row): exact for a rigid motion
   /// (IClothParams::stiffness_on_differences)
   bool k_differences = false;
+  /// threads a row in the PCG's product (1, 2 or 4; cg.cu, system_row_part):
+  /// the same sums on both backends, in another order than one thread's
+  int lanes = 1;
 };
 
 /// Barycentric weight of vertex i in the grab, 0 when not grabbed.
@@ -105,9 +108,9 @@ CB_HD inline Vec3f spring_pair_product(const PairSprings& ps, const Vec3f* p, ui
 /// another (a per-pair t gathered through entry[] chained two loads per entry;
 /// the rows inside a stack, with tens of entries, set a launch's time): a PCG
 /// iteration 71 -> 65 us on that funnel (RESULTS.md, thirty-fourth session).
-CB_HD inline Vec3f prox_row(const PairSprings& ps, int i) {
-  Vec3f acc{0, 0, 0};
-  for (uint32_t e = ps.off[i]; e < ps.off[i + 1]; ++e) {
+CB_HD inline Vec3f prox_row(const PairSprings& ps, int i, uint32_t lane = 0, uint32_t lanes = 1) {
+  Vec3f acc{0, 0, 0};  // with lanes > 1: lane `lane`'s share, entries lane, lane + lanes, ...
+  for (uint32_t e = ps.off[i] + lane; e < ps.off[i + 1]; e += lanes) {
     const SpringShare s = ps.t[e];  // one 16-byte load
     acc += s.t;
   }
@@ -116,8 +119,10 @@ CB_HD inline Vec3f prox_row(const PairSprings& ps, int i) {
 
 /// s + row i of c K p (K: the elastic stiffness alone, N/m), each block's
 /// product scaled by c and added to s in turn (the order A p rounds in); on
-/// the differences p_j - p_i with A.k_differences.
-CB_HD inline Vec3f add_stiffness_row(const SystemView& A, const Vec3f* p, int i, float c, Vec3f s) {
+/// the differences p_j - p_i with A.k_differences. With lanes > 1 only the
+/// row's blocks lane, lane + lanes, ... (system_row_part).
+CB_HD inline Vec3f add_stiffness_row(const SystemView& A, const Vec3f* p, int i, float c, Vec3f s, uint32_t lane = 0,
+                                     uint32_t lanes = 1) {
   const uint32_t len = A.pat.row_len(i), start = A.pat.row_start(i), stride = A.pat.row_stride();
   // K's block rows sum to zero (every element's energy is translation
   // invariant), so K p = sum_j K_ij (p_j - p_i). Summed as K_ii p_i + sum K_ij
@@ -129,24 +134,31 @@ CB_HD inline Vec3f add_stiffness_row(const SystemView& A, const Vec3f* p, int i,
   // was, bit for bit.
   const Vec3f pi = A.k_differences ? p[i] : Vec3f{0.f, 0.f, 0.f};
 #ifdef CB_STIFFNESS_ROW_SSE
-  if (!A.pat.slice_off)  // CSR: whole blocks (SELL splits them, PatternView)
+  if (!A.pat.slice_off && lanes == 1)  // CSR: whole blocks (SELL splits them, PatternView)
     return add_stiffness_row_sse(A.K, A.pat.cols_stored, start, len, p, pi, c, s);  // same rounding
 #endif
-  for (uint32_t b = 0; b < len; ++b) {
+  for (uint32_t b = lane; b < len; b += lanes) {
     const uint32_t k = start + b * stride;
     s += (A.pat.load(A.K, k) * (p[A.pat.cols_stored[k]] - pi)) * c;
   }
   return s;
 }
 
-/// Row i of A p (A in kg: kg m/s for p in m/s); 0 at pinned vertices. With
-/// proximity springs, prepare_system_rows(A, p) must have run for this p.
-CB_HD inline Vec3f system_row(const SystemView& A, const Vec3f* p, int i) {
+/// Lane `lane`'s share of row i of A p when `lanes` threads share the row
+/// (rows_sum_lanes, the CUDA product with IClothParams::product_lanes): K's
+/// blocks and the springs' entries lane, lane + lanes, ... of the row; lane 0
+/// also the mass, contact and grab terms. The shares summed in lane order give
+/// system_row up to rounding; with lanes = 1 the one share is system_row.
+/// 0 at pinned vertices. With proximity springs, prepare_system_rows(A, p) must
+/// have run for this p.
+CB_HD inline Vec3f system_row_part(const SystemView& A, const Vec3f* p, int i, uint32_t lane, uint32_t lanes) {
   if (A.inv_mass[i] == 0.f) return Vec3f{};
   const float h = A.h;
-  Vec3f s = add_stiffness_row(A, p, i, h * A.beta + h * h, p[i] * mass_diagonal(A, i));
+  const Vec3f start = lane == 0 ? p[i] * mass_diagonal(A, i) : Vec3f{};
+  Vec3f s = add_stiffness_row(A, p, i, h * A.beta + h * h, start, lane, lanes);
+  if (lane != 0) return A.prox.k ? s + prox_row(A.prox, i, lane, lanes) * (h * h) : s;
   if (A.extra) s += (A.extra[i] * p[i]) * (h * h);
-  if (A.prox.k) s += prox_row(A.prox, i) * (h * h);
+  if (A.prox.k) s += prox_row(A.prox, i, 0, lanes) * (h * h);
   const float gw = grab_weight(A.grab, i);
   if (gw != 0.f) {
     const Grab& g = A.grab;
@@ -155,6 +167,10 @@ CB_HD inline Vec3f system_row(const SystemView& A, const Vec3f* p, int i) {
   }
   return s;
 }
+
+/// Row i of A p (A in kg: kg m/s for p in m/s); 0 at pinned vertices. With
+/// proximity springs, prepare_system_rows(A, p) must have run for this p.
+CB_HD inline Vec3f system_row(const SystemView& A, const Vec3f* p, int i) { return system_row_part(A, p, i, 0, 1); }
 
 /// A's diagonal block at free vertex i (kg): mass, stiffness, contact springs,
 /// the proximity springs' own part and the grab's.

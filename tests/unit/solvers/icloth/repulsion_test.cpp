@@ -398,6 +398,12 @@ TEST(IClothRepulsion, PairSpringsAreTheAssembledSymmetricProduct) {
     return y;
   };
   const std::vector<Vec3f> Sa = rows(a), Sb = rows(b);
+  for (uint32_t lanes : {2u, 4u})  // a product with several threads a row sums the entries in shares
+    for (size_t i = 0; i < n; ++i) {
+      Vec3f sum{};
+      for (uint32_t l = 0; l < lanes; ++l) sum += prox_row(ps, int(i), l, lanes);
+      EXPECT_LT(length(sum - Sb[i]), 1e-5f * (1.f + length(Sb[i]))) << lanes << " lanes, vertex " << i;
+    }
   double ua = 0, ub = 0, scale = 0;
   for (size_t i = 0; i < n; ++i) {
     EXPECT_LT(length(Sa[i] - want[i]), 1e-4f * (1.f + length(want[i]))) << "vertex " << i;

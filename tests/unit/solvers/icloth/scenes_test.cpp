@@ -122,6 +122,12 @@ TEST(IClothScenes, FunnelAndSphereWithTheMultigridStayPenetrationFree) {
   run_scene("icloth_sphere.json", 100, 0.5f, {{"multigrid", "true"}});
 }
 
+// The PCG's product with two threads a row (product_lanes, to measure on a
+// device) keeps the guarantee where the stack's springs fill the rows.
+TEST(IClothScenes, FunnelWithTwoThreadsARowStaysPenetrationFree) {
+  run_scene("icloth_funnel.json", 100, 1.f, {{"product_lanes", "2"}});
+}
+
 // The fine-mesh settings (opt-in: the stiffness product on differences and the
 // PCG's coarse start) keep the guarantee on the funnel's stack and the sphere
 // pushing two sheets (largest strain 0.13 and 0.14 on the CPU over 150 and 120

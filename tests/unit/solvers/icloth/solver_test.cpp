@@ -315,6 +315,34 @@ TEST(IClothSolver, CpuAndCudaAgree) {
   test::expect_agreement(d, 5, 1e-5f, 2e-3f);
 }
 
+// The PCG's product with 2 or 4 threads a row (product_lanes) rounds each row's
+// sum in another order: the trajectory follows one thread's as two backends'
+// do, on every backend; and CUDA's lanes follow the CPU's, which add the same
+// shares in the same order (the solve alone: IClothCg.ProductLanesGiveTheSameSolve).
+TEST(IClothSolver, ProductLanesKeepTheTrajectory) {
+  for (const Context& ctx : test::backends())
+    for (const char* lanes : {"2", "4"}) {
+      auto ap = make_world(ctx, hanging_scene(12, 0.5f));
+      auto bp = make_world(ctx, hanging_scene(12, 0.5f));
+      ASSERT_EQ(bp->set_solver_param("product_lanes", lanes), "");
+      const std::vector<float> d = test::divergence(*ap, *bp, 30);
+      test::expect_agreement(d, 5, 1e-5f, 2e-3f);
+    }
+  auto world = make_world(Context{}, hanging_scene(4, 0.5f));
+  EXPECT_NE(world->set_solver_param("product_lanes", "3"), "") << "three lanes do not divide a block's warps";
+}
+
+TEST(IClothSolver, CpuAndCudaAgreeWithTwoThreadsARow) {
+  Context gpu;
+  if (!test::cuda_context(&gpu)) GTEST_SKIP() << "no CUDA device";
+  auto ap = make_world(Context{}, hanging_scene(12, 0.5f));
+  auto bp = make_world(gpu, hanging_scene(12, 0.5f));
+  ASSERT_EQ(ap->set_solver_param("product_lanes", "2"), "");
+  ASSERT_EQ(bp->set_solver_param("product_lanes", "2"), "");
+  const std::vector<float> d = test::divergence(*ap, *bp, 30);
+  test::expect_agreement(d, 5, 1e-5f, 2e-3f);
+}
+
 // On CUDA the system's blocks are stored split by component (split_blocks, the
 // default) or whole: the same arithmetic in the same order, so the same
 // trajectory bit for bit, the switch made mid-run included (the pattern is

@@ -224,6 +224,73 @@ TEST(IClothCg, SolvesAKnownSpdSystem) {
   }
 }
 
+// The PCG's product with 2 or 4 threads a row (IClothParams::product_lanes):
+// a row's shares sum to the row (system_row_part: the mass, K's blocks in both
+// layouts, a contact block and the grab; the springs' entries are checked in
+// IClothRepulsion.PairSpringsAreTheAssembledSymmetricProduct), and the solve
+// lands where one thread a row lands, on every backend (on CUDA through
+// rows_sum_lanes' kernel, a warp a share).
+TEST(IClothCg, ProductLanesGiveTheSameSolve) {
+  const auto [m, r, bp, x] = deformed_sheet(12, 10, 1.f, 13, 0.005f);
+  const size_t n = x.size();
+  std::vector<float> w(n, 1.f), alpha(n, 0.1f);
+  w[0] = w[5] = 0.f;
+  std::mt19937 rng(17);
+  std::uniform_real_distribution<float> u(-1, 1);
+  std::vector<Vec3f> xt(n), guess(n, Vec3f{});
+  for (auto& p : xt) p = Vec3f{u(rng), u(rng), u(rng)};
+  guess[0] = xt[0];
+  guess[5] = xt[5];
+  std::vector<M3> extra(n, M3::identity(0.f));  // contact blocks at a few vertices (N/m)
+  for (size_t i = 30; i < 40; ++i) add_outer(extra[i], 200.f, Vec3f{0, 1, 0}, Vec3f{0, 1, 0});
+  Grab g;
+  g.active = true;
+  g.verts = Int3{40, 41, 52};
+  g.bary = Vec3f{0.2f, 0.3f, 0.5f};
+  for (const Context& ctx : test::backends())
+    for (BlockLayout layout : {BlockLayout::Csr, BlockLayout::Sell32}) {
+      const std::string name = std::string(backend_name(ctx.backend)) + (layout == BlockLayout::Csr ? ", CSR" : ", SELL");
+      const Assembled a = assemble(ctx, m, r, bp, x, BlockLayout::Csr);
+      const DeviceSystem sys(ctx, bp, a.K, m.mass, alpha, w, layout);
+      DeviceBuffer<M3> E(ctx, extra);
+      SystemView A = sys.A;
+      A.extra = E.data();
+      A.grab = g;
+      A.grab_k = 100.f;
+      if (!ctx.is_cuda())  // the shares, read where they are: host memory
+        for (uint32_t lanes : {2u, 4u})
+          for (size_t i = 0; i < n; ++i) {
+            const Vec3f row = system_row(A, xt.data(), int(i));
+            Vec3f sum{};
+            for (uint32_t l = 0; l < lanes; ++l) sum += system_row_part(A, xt.data(), int(i), l, lanes);
+            EXPECT_LT(length(sum - row), 1e-5f * (1.f + length(row))) << name << ", " << lanes << " lanes, row " << i;
+          }
+      DeviceBuffer<Vec3f> dxt(ctx, xt), b(ctx, n);
+      apply_system(ctx, A, dxt.data(), b.data());
+      std::vector<Vec3f> one;
+      int one_its = 0;
+      for (int lanes : {1, 2, 4}) {
+        A.lanes = lanes;
+        DeviceBuffer<Vec3f> sol(ctx, guess);
+        CgScratch s;
+        const CgResult res = pcg_solve(ctx, A, b.data(), sol.data(), s, 1000, 1e-6f);
+        EXPECT_LT(res.rel_residual, 1e-6) << name << ", " << lanes << " lanes";
+        const std::vector<Vec3f> got = sol.to_host();
+        if (lanes == 1) {
+          one = got;
+          one_its = res.iterations;
+          ASSERT_GT(one_its, 10) << name;
+          continue;
+        }
+        EXPECT_NEAR(res.iterations, one_its, 2) << name << ", " << lanes << " lanes";
+        for (size_t i = 0; i < n; ++i) {
+          EXPECT_LT(length(got[i] - one[i]), 1e-4f) << name << ", " << lanes << " lanes, row " << i;
+          EXPECT_LT(length(got[i] - xt[i]), 1e-3f) << name << ", " << lanes << " lanes, row " << i;
+        }
+      }
+    }
+}
+
 // The tolerance follows what the solve changes, not the momentum it starts
 // from: sheet vertices moving at 30 m/s whose answer differs from the start by
 // ~1 cm/s (a third of a thousandth). Scaled by the right-hand side (M v
