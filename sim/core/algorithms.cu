@@ -50,6 +50,22 @@ auto with_policy(const Context& ctx, F f) {
   return f(thrust::omp::par);
 }
 
+// The same for calls that return nothing to the host (sorts, scans): on CUDA
+// without the stream synchronisation Thrust's par ends each call with. The
+// launches stay in the default stream's order, and every read-back
+// (cudaMemcpy) waits for them; the host does not wait for each call.
+template <class F>
+void with_policy_nosync(const Context& ctx, F f) {
+#if defined(__CUDACC__)
+  PoolAllocator alloc;
+  if (ctx.is_cuda()) {
+    f(thrust::cuda::par_nosync(alloc));
+    return;
+  }
+#endif
+  with_policy(ctx, f);
+}
+
 struct NonZero {
   const uint32_t* flags;
   CB_HD bool operator()(uint32_t i) const { return flags[i] != 0; }
@@ -76,21 +92,27 @@ double cpu_block_reduce(const float* p, size_t n, double init, Op op) {
 }  // namespace
 
 void sort_by_key(const Context& ctx, uint32_t* keys, uint32_t* values, size_t n) {
-  with_policy(ctx, [&](auto pol) { thrust::stable_sort_by_key(pol, keys, keys + n, values); return 0; });
+  with_policy_nosync(ctx, [&](auto pol) { thrust::stable_sort_by_key(pol, keys, keys + n, values); return 0; });
 }
 
 void sort_by_key(const Context& ctx, uint64_t* keys, uint32_t* values, size_t n) {
-  with_policy(ctx, [&](auto pol) { thrust::stable_sort_by_key(pol, keys, keys + n, values); return 0; });
+  with_policy_nosync(ctx, [&](auto pol) { thrust::stable_sort_by_key(pol, keys, keys + n, values); return 0; });
 }
 
 uint32_t exclusive_scan(const Context& ctx, const uint32_t* in, uint32_t* out, size_t n) {
   if (n == 0) return 0;
-  uint32_t last_in = 0, last_out = 0;
-  // read the last input before the scan may overwrite it (in-place scans)
-  detail::buffer_copy_to_host(ctx, &last_in, in + n - 1, sizeof(uint32_t));
-  with_policy(ctx, [&](auto pol) { thrust::exclusive_scan(pol, in, in + n, out); return 0; });
-  detail::buffer_copy_to_host(ctx, &last_out, out + n - 1, sizeof(uint32_t));
-  return last_in + last_out;
+  // the total = the last input (kept before an in-place scan overwrites it) +
+  // the last output, added on the backend: one read-back (on CUDA the host
+  // waited three times: the last input, the scan, the last output)
+  DeviceBuffer<uint32_t> total(ctx, 1);
+  uint32_t* t = total.data();
+  const size_t last = n - 1;
+  parallel_for(ctx, 1, [=] CB_HD(int) { *t = in[last]; });
+  with_policy_nosync(ctx, [&](auto pol) { thrust::exclusive_scan(pol, in, in + n, out); return 0; });
+  parallel_for(ctx, 1, [=] CB_HD(int) { *t += out[last]; });
+  uint32_t sum = 0;
+  detail::buffer_copy_to_host(ctx, &sum, t, sizeof(uint32_t));
+  return sum;
 }
 
 double reduce_sum(const Context& ctx, const float* p, size_t n) {
