@@ -320,6 +320,18 @@ CgResult mg_pcg_solve(const Context& ctx, const SystemView& A, const Vec3f* b, V
 
 }  // namespace
 
+int cg_batch(const Context& ctx, const CgScalars& before, const CgScalars& now, int left) {
+  if (!ctx.is_cuda()) return std::min(1, left);
+  int batch = kCgBatch;
+  const int its = now.iterations - before.iterations;
+  if (its > 0 && before.rz > 0 && now.rz > 0 && now.rz < before.rz && now.tol2 > 0 && now.tol2 < now.rz) {
+    const double log_rate = std::log(now.rz / before.rz) / its;  // < 0: the log of the rate an iteration
+    const double needed = std::log(now.tol2 / now.rz) / log_rate;
+    batch = int(std::clamp(std::ceil(0.5 * needed), double(kCgBatch), double(kCgMaxBatch)));
+  }
+  return std::min(batch, left);
+}
+
 CgResult pcg_solve(const Context& ctx, const SystemView& A, const Vec3f* b, Vec3f* x, CgScratch& s, int max_iter,
                    float tol, double floor, Multigrid* mg, const CoarseStart* coarse, const Vec3f* shift) {
   const int n = A.pat.nverts;
@@ -331,12 +343,17 @@ CgResult pcg_solve(const Context& ctx, const SystemView& A, const Vec3f* b, Vec3
   std::vector<CgScalars> host = s.scalars.to_host();
   const bool shifted = start_shifted(ctx, A, b, x, s, shift, host, false);
   const CoarseResult coarse_res = start_coarse(ctx, A, b, x, s, coarse, host, false);
-  for (int launched = 0; !host[0].done && launched < max_iter; launched += kCgBatch) {
-    for (int k = 0; k < kCgBatch; ++k) {  // three launches an iteration
+  CgScalars before = host[0];
+  for (int launched = 0; !host[0].done && launched < max_iter;) {
+    const int batch = launched == 0 ? std::min(ctx.is_cuda() ? kCgBatch : 1, max_iter)
+                                    : cg_batch(ctx, before, host[0], max_iter - launched);
+    for (int k = 0; k < batch; ++k) {  // three launches an iteration
       cg_product(ctx, A, s);
       cg_update(ctx, A, x, s);
       cg_direction(ctx, n, s);
     }
+    launched += batch;
+    before = host[0];
     s.scalars.download(host);
   }
   CgResult res;

@@ -5,12 +5,14 @@
 // The scalars of the iteration (r.z, p.q, the step lengths, the count) live on
 // the backend, and the kernels of an iteration read them there. An iteration is
 // three launches (rows_sum.h): q = A p with p.q, the x/r/z update with the new
-// r.z and beta, the new direction. The host launches
-// kCgBatch iterations at a time and reads the scalars once per batch. Once the
-// solve has converged (or stopped) on the device, the remaining launches of the
-// batch do nothing, so the answer is the one a check after every iteration gives.
-// (One host read-back per iteration cost ~0.1 ms per iteration on an H100,
-// whatever the size.)
+// r.z and beta, the new direction. On CUDA the host launches a batch of
+// iterations and reads the scalars once per batch (cg_batch: kCgBatch at first,
+// then about half of what the rate of convergence says is left). Once the solve
+// has converged (or stopped) on the device, the remaining launches of the batch
+// do nothing, so the answer is the one a check after every iteration gives,
+// whatever the batches. (One host read-back per iteration cost ~0.1 ms per
+// iteration on an H100, whatever the size.) On the CPU a read costs nothing and
+// the host checks after every iteration.
 #pragma once
 
 #include "sim/core/buffer.h"
@@ -21,8 +23,11 @@
 
 namespace cb::icloth {
 
-/// Iterations launched between two reads of the scalars by the host.
+/// Iterations launched between two reads of the scalars by the host on CUDA:
+/// the first batch, and the least of any batch (cg_batch).
 constexpr int kCgBatch = 8;
+/// The most iterations of one batch on CUDA (cg_batch).
+constexpr int kCgMaxBatch = 64;
 
 /// The iteration's scalars (backend memory).
 struct CgScalars {
@@ -43,6 +48,15 @@ struct CgScratch {
   void resize(const Context& ctx, size_t n);
   size_t bytes() const { return r.bytes() * 4 + P.bytes() + sum.bytes() + scalars.bytes(); }
 };
+
+/// Iterations to launch before the host next reads the scalars, `left` of the
+/// cap still to go, `before` and `now` the scalars at the last two reads. CPU:
+/// one. CUDA: a read idles the device for a round trip (~20-30 us) and an
+/// iteration launched past convergence costs ~10 us of launches that do
+/// nothing; so half the iterations still needed at the last batch's rate of
+/// convergence, (rz_now / rz_before)^(1 / its) per iteration, within
+/// [kCgBatch, kCgMaxBatch] (kCgBatch without progress), and never past the cap.
+int cg_batch(const Context& ctx, const CgScalars& before, const CgScalars& now, int left);
 
 struct CgResult {
   int iterations = 0;

@@ -224,6 +224,31 @@ TEST(IClothCg, SolvesAKnownSpdSystem) {
   }
 }
 
+// The iterations the host launches between two reads of the PCG's scalars: one
+// on the CPU, where a read is free; on CUDA half of what the last batch's rate
+// says is left, within [kCgBatch, kCgMaxBatch] and the cap. (The answer does not
+// depend on the batches: a converged solve's later launches do nothing.)
+TEST(IClothCg, BatchesFollowTheRateOfConvergence) {
+  Context cuda;
+  cuda.backend = Backend::Cuda;  // cg_batch reads only which backend
+  CgScalars before, now;
+  before.rz = 1.0;
+  now.iterations = 8;
+  now.rz = std::pow(0.9, 8);  // 0.9 an iteration
+  now.tol2 = 1e-3;            // ln(1e-3 / 0.43) / ln(0.9) = 57.6 iterations left
+  EXPECT_EQ(cg_batch(Context{}, before, now, 1000), 1);
+  EXPECT_EQ(cg_batch(Context{}, before, now, 0), 0);
+  EXPECT_EQ(cg_batch(cuda, before, now, 1000), 29);
+  EXPECT_EQ(cg_batch(cuda, before, now, 20), 20) << "never past the cap";
+  now.tol2 = 1e-9;  // 189 left: the most a batch takes
+  EXPECT_EQ(cg_batch(cuda, before, now, 1000), kCgMaxBatch);
+  now.tol2 = 0.4;  // under one iteration left: the least
+  EXPECT_EQ(cg_batch(cuda, before, now, 1000), kCgBatch);
+  now.tol2 = 1e-3;
+  now.rz = 1.2;  // no progress: the least
+  EXPECT_EQ(cg_batch(cuda, before, now, 1000), kCgBatch);
+}
+
 // The PCG's product with 2 or 4 threads a row (IClothParams::product_lanes):
 // a row's shares sum to the row (system_row_part: the mass, K's blocks in both
 // layouts, a contact block and the grab; the springs' entries are checked in
