@@ -177,7 +177,7 @@ void build_cell_entries(const Context& ctx, const Aabb* boxes, int n, HashGrid& 
   uint32_t* f = flags.data();
   parallel_for(ctx, int(ne), [=] CB_HD(int k) { f[k] = (k == 0 || keys[k] != keys[k - 1]) ? 1u : 0u; });
   size_t nruns = compact_indices(ctx, f, starts.data(), ne);
-  exclusive_scan(ctx, f, scan.data(), ne);
+  exclusive_scan_no_total(ctx, f, scan.data(), ne);
   const uint32_t* s = scan.data();
   const uint32_t* st = starts.data();
   uint32_t* end = out.run_end.data();

@@ -142,10 +142,9 @@ void emit_all(const Context& ctx, const CcdMesh& m, const FeatureBoxes& fb, cons
   uint32_t* a = out.vf_count.data();
   uint32_t* b = out.ee_count.data();
   parallel_for(ctx, np, CountEmitted{m, fb, pairs, a, b});
-  size_t nvf = exclusive_scan(ctx, a, a, size_t(np));
-  size_t nee = exclusive_scan(ctx, b, b, size_t(np));
-  out.vf.resize(ctx, nvf);
-  out.ee.resize(ctx, nee);
+  const std::array<uint32_t, 2> counts = exclusive_scans(ctx, a, b, size_t(np));
+  out.vf.resize(ctx, counts[0]);
+  out.ee.resize(ctx, counts[1]);
   parallel_for(ctx, np, WriteEmitted{m, fb, pairs, a, b, out.vf.data(), out.ee.data()});
 }
 

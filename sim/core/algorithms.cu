@@ -99,20 +99,41 @@ void sort_by_key(const Context& ctx, uint64_t* keys, uint32_t* values, size_t n)
   with_policy_nosync(ctx, [&](auto pol) { thrust::stable_sort_by_key(pol, keys, keys + n, values); return 0; });
 }
 
+void exclusive_scan_no_total(const Context& ctx, const uint32_t* in, uint32_t* out, size_t n) {
+  if (n == 0) return;
+  with_policy_nosync(ctx, [&](auto pol) { thrust::exclusive_scan(pol, in, in + n, out); return 0; });
+}
+
+namespace {
+// The scan, and its total at *total (backend memory): the last input, kept on
+// the backend before an in-place scan overwrites it, plus the last output. No
+// read-back (on CUDA the host waited three times: the last input, the scan,
+// the last output).
+void scan_with_total(const Context& ctx, const uint32_t* in, uint32_t* out, size_t n, uint32_t* total) {
+  const size_t last = n - 1;
+  parallel_for(ctx, 1, [=] CB_HD(int) { *total = in[last]; });
+  exclusive_scan_no_total(ctx, in, out, n);
+  parallel_for(ctx, 1, [=] CB_HD(int) { *total += out[last]; });
+}
+}  // namespace
+
 uint32_t exclusive_scan(const Context& ctx, const uint32_t* in, uint32_t* out, size_t n) {
   if (n == 0) return 0;
-  // the total = the last input (kept before an in-place scan overwrites it) +
-  // the last output, added on the backend: one read-back (on CUDA the host
-  // waited three times: the last input, the scan, the last output)
   DeviceBuffer<uint32_t> total(ctx, 1);
-  uint32_t* t = total.data();
-  const size_t last = n - 1;
-  parallel_for(ctx, 1, [=] CB_HD(int) { *t = in[last]; });
-  with_policy_nosync(ctx, [&](auto pol) { thrust::exclusive_scan(pol, in, in + n, out); return 0; });
-  parallel_for(ctx, 1, [=] CB_HD(int) { *t += out[last]; });
+  scan_with_total(ctx, in, out, n, total.data());
   uint32_t sum = 0;
-  detail::buffer_copy_to_host(ctx, &sum, t, sizeof(uint32_t));
+  detail::buffer_copy_to_host(ctx, &sum, total.data(), sizeof(uint32_t));
   return sum;
+}
+
+std::array<uint32_t, 2> exclusive_scans(const Context& ctx, uint32_t* a, uint32_t* b, size_t n) {
+  std::array<uint32_t, 2> sums{0, 0};
+  if (n == 0) return sums;
+  DeviceBuffer<uint32_t> totals(ctx, 2);
+  scan_with_total(ctx, a, a, n, totals.data());
+  scan_with_total(ctx, b, b, n, totals.data() + 1);
+  detail::buffer_copy_to_host(ctx, sums.data(), totals.data(), 2 * sizeof(uint32_t));
+  return sums;
 }
 
 double reduce_sum(const Context& ctx, const float* p, size_t n) {

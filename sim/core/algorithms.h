@@ -4,6 +4,7 @@
 // because Thrust is slow to compile.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 
@@ -17,7 +18,12 @@ void sort_by_key(const Context& ctx, uint32_t* keys, uint32_t* values, size_t n)
 void sort_by_key(const Context& ctx, uint64_t* keys, uint32_t* values, size_t n);
 
 /// out[i] = in[0] + ... + in[i-1]; returns the total sum. `out` may alias `in`.
+/// On CUDA the host waits once, to read the total.
 uint32_t exclusive_scan(const Context& ctx, const uint32_t* in, uint32_t* out, size_t n);
+/// Two in-place exclusive scans of n entries each; their totals, read in one wait.
+std::array<uint32_t, 2> exclusive_scans(const Context& ctx, uint32_t* a, uint32_t* b, size_t n);
+/// The scan alone, its total not read: the host does not wait.
+void exclusive_scan_no_total(const Context& ctx, const uint32_t* in, uint32_t* out, size_t n);
 
 /// Sums / extrema. On the CPU the summation order is fixed (blocks of 4096 summed
 /// in parallel, then the partials in order), so the result does not depend on the

@@ -238,8 +238,8 @@ std::vector<FeatureHit> NarrowPhase::find(const Context& ctx, const NarrowInput&
       eo[i] = uint32_t(c.b);
     });
   }
-  const size_t nvf_all = exclusive_scan(ctx, vf_off_.data(), vf_off_.data(), np + 1);
-  const size_t nee_all = exclusive_scan(ctx, ee_off_.data(), ee_off_.data(), np + 1);
+  const std::array<uint32_t, 2> all = exclusive_scans(ctx, vf_off_.data(), ee_off_.data(), np + 1);
+  const size_t nvf_all = all[0], nee_all = all[1];
   reserve(ctx, vf_, std::max<size_t>(nvf_all, 1));
   reserve(ctx, ee_, std::max<size_t>(nee_all, 1));
   {
