@@ -17,6 +17,7 @@ void CgScratch::resize(const Context& ctx, size_t n) {
   z.resize(ctx, n);
   p.resize(ctx, n);
   q.resize(ctx, n);
+  p_next.resize(ctx, n);
   P.resize(ctx, split_blocks(n));  // in A's layout (block_jacobi)
   scalars.resize(ctx, 1);
 }
@@ -99,14 +100,29 @@ struct UpdateRow {
   }
 };
 
-// p = z + beta p (skipped once done: the direction is not used again)
+// p_next = z + beta p (skipped once done: the direction is not used again).
+// With springs (ps.count > 0; p_next apart from p), the threads past n write
+// each listed spring pair's shares for p_next: the next product's
+// prepare_system_rows without a launch of its own. They compute the corners'
+// p_next from z and p, which no thread of the launch writes, by the same
+// expression: the same shares, bit for bit.
 struct DirectionRow {
   const Vec3f* z;
-  Vec3f* p;
+  const Vec3f* p;
+  Vec3f* p_next;
   const CgScalars* sc;
+  int n;
+  PairSprings ps;
+  float h;
   CB_HD void operator()(int i) const {
     if (sc->done) return;
-    p[i] = z[i] + p[i] * float(sc->beta);
+    const float beta = float(sc->beta);
+    if (i < n) {
+      p_next[i] = z[i] + p[i] * beta;
+      return;
+    }
+    const Vec3f *zz = z, *pp = p;
+    write_spring_shares(ps, uint32_t(i - n), [=](int v) { return zz[v] + pp[v] * beta; }, h);
   }
 };
 
@@ -161,21 +177,22 @@ void cg_init_scalars(const Context& ctx, const SystemView& A, const Vec3f* b, Cg
 }
 
 // q = A p, then pq = p.q; stop when A is not positive definite along p (or p = 0);
-// A.lanes threads a row
-void cg_product(const Context& ctx, const SystemView& A, CgScratch& s) {
+// A.lanes threads a row. With `prepare`, the springs' shares of p first
+// (without, the direction's launch wrote them: DirectionRow).
+void cg_product(const Context& ctx, const SystemView& A, CgScratch& s, const Vec3f* p, bool prepare) {
   CgScalars* sc = s.scalars.data();
   const int n = A.pat.nverts;
-  prepare_system_rows(ctx, A, s.p.data(), &sc->done);
+  if (prepare) prepare_system_rows(ctx, A, p, &sc->done);
   const auto finish = [=] CB_HD(double pq) {
     if (sc->done) return;
     sc->pq = pq;
     if (!(pq > 0)) sc->done = 1;
   };
-  const ProductSum sum{s.p.data(), s.q.data(), sc};
+  const ProductSum sum{p, s.q.data(), sc};
   switch (A.lanes) {
-    case 2: rows_sum_lanes<2>(ctx, n, ProductPart<2>{A, s.p.data(), sc}, sum, finish, s.sum); break;
-    case 4: rows_sum_lanes<4>(ctx, n, ProductPart<4>{A, s.p.data(), sc}, sum, finish, s.sum); break;
-    default: rows_sum(ctx, n, ProductRow{A, s.p.data(), s.q.data(), sc}, finish, s.sum);
+    case 2: rows_sum_lanes<2>(ctx, n, ProductPart<2>{A, p, sc}, sum, finish, s.sum); break;
+    case 4: rows_sum_lanes<4>(ctx, n, ProductPart<4>{A, p, sc}, sum, finish, s.sum); break;
+    default: rows_sum(ctx, n, ProductRow{A, p, s.q.data(), sc}, finish, s.sum);
   }
 }
 
@@ -183,11 +200,12 @@ void cg_product(const Context& ctx, const SystemView& A, CgScratch& s) {
 // without a multigrid z = P r and it is the new r.z, which gives beta, the count
 // and the convergence test; with one it is rzj, the count and the test (z and
 // beta come from the V-cycle, mg_precondition)
-void cg_update(const Context& ctx, const SystemView& A, Vec3f* x, CgScratch& s, bool multigrid = false) {
+void cg_update(const Context& ctx, const SystemView& A, Vec3f* x, CgScratch& s, const Vec3f* p,
+               bool multigrid = false) {
   const int n = A.pat.nverts;
   const bool split = A.pat.split;
   CgScalars* sc = s.scalars.data();
-  const UpdateRow row{x, s.p.data(), s.q.data(), s.P.data(), s.r.data(), s.z.data(), sc, multigrid, split};
+  const UpdateRow row{x, p, s.q.data(), s.P.data(), s.r.data(), s.z.data(), sc, multigrid, split};
   rows_sum(ctx, n, row, [=] CB_HD(double rpr) {
     if (sc->done) return;
     if (multigrid) {
@@ -202,9 +220,13 @@ void cg_update(const Context& ctx, const SystemView& A, Vec3f* x, CgScratch& s, 
   }, s.sum);
 }
 
-// p = z + beta p
-void cg_direction(const Context& ctx, int n, CgScratch& s) {
-  parallel_for(ctx, n, DirectionRow{s.z.data(), s.p.data(), s.scalars.data()});
+// p_next = z + beta p (in place where p_next is p), and with springs and p_next
+// apart from p the springs' shares of p_next (DirectionRow)
+void cg_direction(const Context& ctx, const SystemView& A, CgScratch& s, const Vec3f* p, Vec3f* p_next) {
+  const int n = A.pat.nverts;
+  PairSprings ps = A.prox;
+  if (!ps.k || p_next == p) ps.count = 0;
+  parallel_for(ctx, n + int(ps.count), DirectionRow{s.z.data(), p, p_next, s.scalars.data(), n, ps, A.h});
 }
 
 // --- multigrid-preconditioned path (pcg_solve with a Multigrid). The stopping
@@ -302,12 +324,12 @@ CgResult mg_pcg_solve(const Context& ctx, const SystemView& A, const Vec3f* b, V
   const CoarseResult coarse_res = start_coarse(ctx, A, b, x, s, coarse, host, true);
   if (!host[0].done) mg_precondition(ctx, n, mg, s, true);
   while (!host[0].done) {  // one read-back an iteration: a V-cycle is many launches anyway
-    cg_product(ctx, A, s);
-    cg_update(ctx, A, x, s, true);
+    cg_product(ctx, A, s, s.p.data(), true);
+    cg_update(ctx, A, x, s, s.p.data(), true);
     s.scalars.download(host);
     if (host[0].done) break;
     mg_precondition(ctx, n, mg, s, false);
-    cg_direction(ctx, n, s);
+    cg_direction(ctx, A, s, s.p.data(), s.p.data());
   }
   CgResult res;
   res.iterations = host[0].iterations;
@@ -343,14 +365,19 @@ CgResult pcg_solve(const Context& ctx, const SystemView& A, const Vec3f* b, Vec3
   std::vector<CgScalars> host = s.scalars.to_host();
   const bool shifted = start_shifted(ctx, A, b, x, s, shift, host, false);
   const CoarseResult coarse_res = start_coarse(ctx, A, b, x, s, coarse, host, false);
+  // the springs' shares of the first direction; each later direction's come
+  // with it (cg_direction), and the directions alternate between two buffers
+  prepare_system_rows(ctx, A, s.p.data(), &s.scalars.data()->done);
+  Vec3f *p = s.p.data(), *p_next = s.p_next.data();
   CgScalars before = host[0];
   for (int launched = 0; !host[0].done && launched < max_iter;) {
     const int batch = launched == 0 ? std::min(ctx.is_cuda() ? kCgBatch : 1, max_iter)
                                     : cg_batch(ctx, before, host[0], max_iter - launched);
     for (int k = 0; k < batch; ++k) {  // three launches an iteration
-      cg_product(ctx, A, s);
-      cg_update(ctx, A, x, s);
-      cg_direction(ctx, n, s);
+      cg_product(ctx, A, s, p, false);
+      cg_update(ctx, A, x, s, p);
+      cg_direction(ctx, A, s, p, p_next);
+      std::swap(p, p_next);
     }
     launched += batch;
     before = host[0];

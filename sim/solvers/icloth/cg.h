@@ -5,7 +5,8 @@
 // The scalars of the iteration (r.z, p.q, the step lengths, the count) live on
 // the backend, and the kernels of an iteration read them there. An iteration is
 // three launches (rows_sum.h): q = A p with p.q, the x/r/z update with the new
-// r.z and beta, the new direction. On CUDA the host launches a batch of
+// r.z and beta, the new direction (with the proximity springs' shares of it for
+// the next product, system_kernels.h). On CUDA the host launches a batch of
 // iterations and reads the scalars once per batch (cg_batch: kCgBatch at first,
 // then about half of what the rate of convergence says is left). Once the solve
 // has converged (or stopped) on the device, the remaining launches of the batch
@@ -42,11 +43,12 @@ struct CgScalars {
 /// Scratch vectors of the solver, resized on demand.
 struct CgScratch {
   DeviceBuffer<Vec3f> r, z, p, q;
+  DeviceBuffer<Vec3f> p_next;  ///< the next direction (block Jacobi: p and p_next alternate)
   DeviceBuffer<M3> P;
   RowsSumScratch sum;            ///< the fused update-and-dot launches
   DeviceBuffer<CgScalars> scalars;
   void resize(const Context& ctx, size_t n);
-  size_t bytes() const { return r.bytes() * 4 + P.bytes() + sum.bytes() + scalars.bytes(); }
+  size_t bytes() const { return r.bytes() * 5 + P.bytes() + sum.bytes() + scalars.bytes(); }
 };
 
 /// Iterations to launch before the host next reads the scalars, `left` of the

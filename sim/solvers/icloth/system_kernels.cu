@@ -68,10 +68,7 @@ void prepare_system_rows(const Context& ctx, const SystemView& A, const Vec3f* p
   const float h = A.h;
   parallel_for(ctx, int(ps.count), [=] CB_HD(int j) {
     if (skip && *skip) return;
-    const uint32_t pr = ps.list[j];
-    const Vec3f t = spring_pair_product(ps, p, pr, h);
-    const ProxPair& q = ps.pairs[pr];
-    for (uint32_t k = 0; k < 4; ++k) ps.t[ps.slot[4 * pr + k]] = SpringShare{t * q.w[k]};
+    write_spring_shares(ps, uint32_t(j), [p](int v) { return p[v]; }, h);
   });
 }
 

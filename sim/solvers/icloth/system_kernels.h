@@ -86,16 +86,28 @@ CB_HD inline float scalar_diagonal(const SystemView& A, int i) {
 }
 
 /// Pair pr's part of the proximity springs' product (N/m times p's unit):
-/// t = k sn (sn . g) + (c / h) (g - sn (sn . g)), g = sum_k w_k p_k; vertex k of
-/// the pair gets w_k t (times h^2 in A: the spring's h^2 k and the drag's h c).
-/// 0 for a released spring (k = 0, and then c = 0).
-CB_HD inline Vec3f spring_pair_product(const PairSprings& ps, const Vec3f* p, uint32_t pr, float h) {
+/// t = k sn (sn . g) + (c / h) (g - sn (sn . g)), g = sum_k w_k u(v_k) with u(v)
+/// the velocity of vertex v; vertex k of the pair gets w_k t (times h^2 in A:
+/// the spring's h^2 k and the drag's h c). 0 for a released spring (k = 0, and
+/// then c = 0).
+template <class U>
+CB_HD inline Vec3f spring_pair_product(const PairSprings& ps, U u, uint32_t pr, float h) {
   const float k = ps.k[pr];
   if (k == 0.f) return Vec3f{0, 0, 0};
   const ProxPair& q = ps.pairs[pr];
-  const Vec3f g = pair_sum(q, p);
+  const Vec3f g = u(q.v.a) * q.w[0] + u(q.v.b) * q.w[1] + u(q.v.c) * q.w[2] + u(q.v.d) * q.w[3];  // pair_sum's order
   const float gn = dot(q.sn, g);
   return q.sn * (k * gn) + (g - q.sn * gn) * (ps.c[pr] / h);
+}
+
+/// Listed spring pair j's shares, w_k t (spring_pair_product for velocities
+/// u(v)), into its corners' entries of ps.t.
+template <class U>
+CB_HD inline void write_spring_shares(const PairSprings& ps, uint32_t j, U u, float h) {
+  const uint32_t pr = ps.list[j];
+  const Vec3f t = spring_pair_product(ps, u, pr, h);
+  const ProxPair& q = ps.pairs[pr];
+  for (uint32_t k = 0; k < 4; ++k) ps.t[ps.slot[4 * pr + k]] = SpringShare{t * q.w[k]};
 }
 
 /// Row i of the proximity springs' product: the sum over vertex i's spring
