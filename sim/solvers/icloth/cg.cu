@@ -371,8 +371,7 @@ CgResult pcg_solve(const Context& ctx, const SystemView& A, const Vec3f* b, Vec3
   Vec3f *p = s.p.data(), *p_next = s.p_next.data();
   CgScalars before = host[0];
   for (int launched = 0; !host[0].done && launched < max_iter;) {
-    const int batch = launched == 0 ? std::min(ctx.is_cuda() ? kCgBatch : 1, max_iter)
-                                    : cg_batch(ctx, before, host[0], max_iter - launched);
+    const int batch = cg_batch(ctx, before, host[0], max_iter - launched);  // the first: no rate yet
     for (int k = 0; k < batch; ++k) {  // three launches an iteration
       cg_product(ctx, A, s, p, false);
       cg_update(ctx, A, x, s, p);

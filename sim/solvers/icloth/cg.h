@@ -57,7 +57,8 @@ struct CgScratch {
 /// iteration launched past convergence costs ~10 us of launches that do
 /// nothing; so half the iterations still needed at the last batch's rate of
 /// convergence, (rz_now / rz_before)^(1 / its) per iteration, within
-/// [kCgBatch, kCgMaxBatch] (kCgBatch without progress), and never past the cap.
+/// [kCgBatch, kCgMaxBatch] (kCgBatch without progress, as at the first batch,
+/// where `before` is `now`), and never past the cap.
 int cg_batch(const Context& ctx, const CgScalars& before, const CgScalars& now, int left);
 
 struct CgResult {

@@ -239,6 +239,7 @@ TEST(IClothCg, BatchesFollowTheRateOfConvergence) {
   EXPECT_EQ(cg_batch(Context{}, before, now, 1000), 1);
   EXPECT_EQ(cg_batch(Context{}, before, now, 0), 0);
   EXPECT_EQ(cg_batch(cuda, before, now, 1000), 29);
+  EXPECT_EQ(cg_batch(cuda, now, now, 1000), kCgBatch) << "the first batch: no rate yet";
   EXPECT_EQ(cg_batch(cuda, before, now, 20), 20) << "never past the cap";
   now.tol2 = 1e-9;  // 189 left: the most a batch takes
   EXPECT_EQ(cg_batch(cuda, before, now, 1000), kCgMaxBatch);
