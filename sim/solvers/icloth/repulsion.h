@@ -96,7 +96,8 @@ struct PairSprings {
   const uint32_t* slot = nullptr;
   /// (entries) N/m times p's unit: entry e's share w t of its pair's row part t
   /// (spring_pair_product) for the p of the last prepare_system_rows call
-  /// (system_kernels.h), written per pair through slot; prox_row sums a vertex's run
+  /// (system_kernels.h) or PCG direction (cg.cu), written per pair through slot
+  /// (write_spring_shares); prox_row sums a vertex's run
   SpringShare* t = nullptr;
 };
 

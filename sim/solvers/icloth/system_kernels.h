@@ -205,7 +205,8 @@ CB_HD inline M3 diagonal_block(const SystemView& A, int i) {
 
 /// The part of A p shared between rows, for system_row over p: each spring
 /// pair's spring_pair_product, times each corner's weight, into its corners'
-/// entries of A.prox.t (nothing without springs). Skipped
+/// entries of A.prox.t (nothing without springs; write_spring_shares; the
+/// PCG writes them for its directions in the direction's launch, cg.cu). Skipped
 /// where `skip` (a backend pointer, or null) holds nonzero: a finished PCG's
 /// later launches.
 void prepare_system_rows(const Context& ctx, const SystemView& A, const Vec3f* p, const int* skip = nullptr);
