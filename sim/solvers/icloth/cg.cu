@@ -43,21 +43,7 @@ struct StartRow {
   }
 };
 
-// q = A p; the row's p.q (0 once the solve is done)
-struct ProductRow {
-  SystemView a;
-  const Vec3f* p;
-  Vec3f* q;
-  const CgScalars* sc;
-  CB_HD float operator()(int i) const {
-    if (sc->done) return 0.f;
-    const Vec3f qi = system_row(a, p, i);
-    q[i] = qi;
-    return dot(p[i], qi);
-  }
-};
-
-// ProductRow with Lanes threads a row (rows_sum_lanes): lane l's share of q = A p
+// Lanes threads a row (rows_sum_lanes): lane l's share of q = A p
 template <int Lanes>
 struct ProductPart {
   SystemView a;
@@ -68,7 +54,7 @@ struct ProductPart {
   }
 };
 
-// the shares' sum q_i stored; the row's p.q
+// the shares' sum q_i stored; the row's p.q (0 once the solve is done)
 struct ProductSum {
   const Vec3f* p;
   Vec3f* q;
@@ -78,6 +64,13 @@ struct ProductSum {
     q[i] = qi;
     return dot(p[i], qi);
   }
+};
+
+// q = A p one thread a row (rows_sum): the one share, stored; the row's p.q
+struct ProductRow {
+  ProductPart<1> part;
+  ProductSum sum;
+  CB_HD float operator()(int i) const { return sum(i, part(i, 0)); }
 };
 
 // x += a p; r -= a q with a = r.z / p.q; without a multigrid z = P r; the row's r.P r
@@ -105,7 +98,7 @@ struct UpdateRow {
 // each listed spring pair's shares for p_next: the next product's
 // prepare_system_rows without a launch of its own. They compute the corners'
 // p_next from z and p, which no thread of the launch writes, by the same
-// expression: the same shares, bit for bit.
+// expression (`next`): the same shares, bit for bit.
 struct DirectionRow {
   const Vec3f* z;
   const Vec3f* p;
@@ -117,12 +110,12 @@ struct DirectionRow {
   CB_HD void operator()(int i) const {
     if (sc->done) return;
     const float beta = float(sc->beta);
-    if (i < n) {
-      p_next[i] = z[i] + p[i] * beta;
-      return;
-    }
     const Vec3f *zz = z, *pp = p;
-    write_spring_shares(ps, uint32_t(i - n), [=](int v) { return zz[v] + pp[v] * beta; }, h);
+    const auto next = [=](int v) { return zz[v] + pp[v] * beta; };  // vertex v's new direction
+    if (i < n)
+      p_next[i] = next(i);
+    else
+      write_spring_shares(ps, uint32_t(i - n), next, h);
   }
 };
 
@@ -192,7 +185,7 @@ void cg_product(const Context& ctx, const SystemView& A, CgScratch& s, const Vec
   switch (A.lanes) {
     case 2: rows_sum_lanes<2>(ctx, n, ProductPart<2>{A, p, sc}, sum, finish, s.sum); break;
     case 4: rows_sum_lanes<4>(ctx, n, ProductPart<4>{A, p, sc}, sum, finish, s.sum); break;
-    default: rows_sum(ctx, n, ProductRow{A, p, s.q.data(), sc}, finish, s.sum);
+    default: rows_sum(ctx, n, ProductRow{ProductPart<1>{A, p, sc}, sum}, finish, s.sum);
   }
 }
 

@@ -57,11 +57,19 @@ CB_HD CB_INLINE int32_t pair_vertex(const ProxPair& q, int k) {
   return k == 0 ? q.v.a : (k == 1 ? q.v.b : (k == 2 ? q.v.c : q.v.d));
 }
 
+/// sum_k w_k u(v_k) over the pair's four vertices, u(v) the vector of vertex v
+/// (in this order: the sums of pair_sum and of the springs' shares are the same
+/// float sums).
+template <class U>
+CB_HD inline Vec3f pair_sum_of(const ProxPair& q, U u) {
+  return u(q.v.a) * q.w[0] + u(q.v.b) * q.w[1] + u(q.v.c) * q.w[2] + u(q.v.d) * q.w[3];
+}
+
 /// sum_k w_k u_k over the pair's four vertices (u: (nverts) per-vertex vectors):
 /// the relative velocity of its features for velocities, their gap vector for
 /// positions.
 CB_HD inline Vec3f pair_sum(const ProxPair& q, const Vec3f* u) {
-  return u[q.v.a] * q.w[0] + u[q.v.b] * q.w[1] + u[q.v.c] * q.w[2] + u[q.v.d] * q.w[3];
+  return pair_sum_of(q, [u](int v) { return u[v]; });
 }
 
 /// sum_k w_k^2 / m_k (1/kg; inv_mass: (nverts), 0 at pins): the pair's inverse

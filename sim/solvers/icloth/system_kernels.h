@@ -95,7 +95,7 @@ CB_HD inline Vec3f spring_pair_product(const PairSprings& ps, U u, uint32_t pr, 
   const float k = ps.k[pr];
   if (k == 0.f) return Vec3f{0, 0, 0};
   const ProxPair& q = ps.pairs[pr];
-  const Vec3f g = u(q.v.a) * q.w[0] + u(q.v.b) * q.w[1] + u(q.v.c) * q.w[2] + u(q.v.d) * q.w[3];  // pair_sum's order
+  const Vec3f g = pair_sum_of(q, u);
   const float gn = dot(q.sn, g);
   return q.sn * (k * gn) + (g - q.sn * gn) * (ps.c[pr] / h);
 }
@@ -168,9 +168,9 @@ CB_HD inline Vec3f system_row_part(const SystemView& A, const Vec3f* p, int i, u
   const float h = A.h;
   const Vec3f start = lane == 0 ? p[i] * mass_diagonal(A, i) : Vec3f{};
   Vec3f s = add_stiffness_row(A, p, i, h * A.beta + h * h, start, lane, lanes);
-  if (lane != 0) return A.prox.k ? s + prox_row(A.prox, i, lane, lanes) * (h * h) : s;
-  if (A.extra) s += (A.extra[i] * p[i]) * (h * h);
-  if (A.prox.k) s += prox_row(A.prox, i, 0, lanes) * (h * h);
+  if (lane == 0 && A.extra) s += (A.extra[i] * p[i]) * (h * h);
+  if (A.prox.k) s += prox_row(A.prox, i, lane, lanes) * (h * h);
+  if (lane != 0) return s;
   const float gw = grab_weight(A.grab, i);
   if (gw != 0.f) {
     const Grab& g = A.grab;
