@@ -40,10 +40,10 @@ using namespace cb;
 Context bench_context() { return make_context(BackendRequest::Auto); }
 
 // counters averaged per frame ("<name>") or maxed ("max <name>")
-const char* const kMeanCounters[] = {"cg iterations", "proximity pairs", "repulsion passes", "ccd rounds",
-                                     "ccd pairs full", "ccd pairs incremental", "impacts", "zones", "zone iterations",
-                                     "zone stalls", "rigid rounds", "newton iterations", "cg newton iterations",
-                                     "pair friction bound", "pair friction beyond coulomb"};
+const char* const kMeanCounters[] = {"cg iterations", "proximity pairs", "repulsion pairs", "repulsion passes",
+                                     "ccd rounds", "ccd pairs full", "ccd pairs incremental", "impacts", "zones",
+                                     "zone iterations", "zone stalls", "rigid rounds", "newton iterations",
+                                     "cg newton iterations", "pair friction bound", "pair friction beyond coulomb"};
 const char* const kMaxCounters[] = {"fallbacks", "zone failures", "intersecting pairs", "ccd rounds"};
 
 // Sets the solver parameters of CLOTHBOX_BENCH_PARAMS ("name=value,name=value",

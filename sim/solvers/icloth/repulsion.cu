@@ -222,14 +222,16 @@ CB_HD inline bool pair_impulse(const PassArgs& a, int i, Vec3f* dv, bool* unmet)
   return true;
 }
 
-// the pairs' corner velocity changes and active flags; counts the unmet pairs
-// into st (a pass after the one that found none writes no impulse)
-void pair_pass(const Context& ctx, const PassArgs& a, int np, Vec3f* dv, uint32_t* active, RepulsionPassState* st,
-               RowsSumScratch& scratch) {
-  rows_sum(ctx, np, [=] CB_HD(int i) {
+// the corner velocity changes and active flags of the pairs ids[0..nf) (dv and
+// active indexed by pair id); counts the unmet pairs into st (a pass after the
+// one that found none writes no impulse)
+void pair_pass(const Context& ctx, const PassArgs& a, const uint32_t* ids, int nf, Vec3f* dv, uint32_t* active,
+               RepulsionPassState* st, RowsSumScratch& scratch) {
+  rows_sum(ctx, nf, [=] CB_HD(int j) {
+    const uint32_t i = ids[j];
     Vec3f d[4];
     bool u = false;
-    const bool on = !st->done && pair_impulse(a, i, d, &u);
+    const bool on = !st->done && pair_impulse(a, int(i), d, &u);
     for (int k = 0; k < 4; ++k) dv[4 * i + k] = on ? d[k] : Vec3f{};
     active[i] = on ? 1u : 0u;
     return u ? 1.f : 0.f;
@@ -326,12 +328,14 @@ void count_active(const Context& ctx, const Runs& R, const uint32_t* active, uin
   sum_runs(ctx, R, chunk_count, AddActive{active, R.entry}, StoreCount{R.vert, count});
 }
 
-// per pair: the divisor of its impulses, the largest active count among its free
-// vertices (at least 1), or 0 when the pair is not active. One divisor per pair
-// keeps every pair's impulses summing to zero (momentum is conserved).
-void pair_divisors(const Context& ctx, const ProxPair* pairs, int np, const uint32_t* active, const uint32_t* count,
-                   const float* inv_mass, float* div) {
-  parallel_for(ctx, np, [=] CB_HD(int p) {
+// per pair ids[0..nf): the divisor of its impulses, the largest active count
+// among its free vertices (at least 1), or 0 when the pair is not active. One
+// divisor per pair keeps every pair's impulses summing to zero (momentum is
+// conserved).
+void pair_divisors(const Context& ctx, const ProxPair* pairs, const uint32_t* ids, int nf, const uint32_t* active,
+                   const uint32_t* count, const float* inv_mass, float* div) {
+  parallel_for(ctx, nf, [=] CB_HD(int j) {
+    const uint32_t p = ids[j];
     if (!active[p]) {
       div[p] = 0.f;
       return;
@@ -350,6 +354,25 @@ void pair_divisors(const Context& ctx, const ProxPair* pairs, int np, const uint
 void vertex_pass(const Context& ctx, const Runs& R, const Vec3f* dv, const float* div, const float* inv_mass,
                  Vec3f* chunk_sum, Vec3f* v) {
   sum_runs(ctx, R, chunk_sum, AddShare{R.entry, div, dv}, AddToVelocity{R.vert, inv_mass, v});
+}
+
+// flag[p] = 1 where pair p overlaps (a filter pair), 0 for a pair ahead
+void flag_overlapping(const Context& ctx, const ProxPair* pairs, size_t np, uint32_t* flag) {
+  parallel_for(ctx, int(np), [=] CB_HD(int p) { flag[p] = pairs[p].overlap > 0.f ? 1u : 0u; });
+}
+
+// flag[e] = pair_flag of incidence entry e's pair
+void flag_entries(const Context& ctx, const uint32_t* pair_flag, const uint32_t* entry, size_t n, uint32_t* flag) {
+  parallel_for(ctx, int(n), [=] CB_HD(int e) { flag[e] = pair_flag[entry[e] >> 2]; });
+}
+
+// out_entry / out_vert[j] = entry / vert[keep[j]]
+void gather_entries(const Context& ctx, const uint32_t* keep, size_t n, const uint32_t* entry, const uint32_t* vert,
+                    uint32_t* out_entry, uint32_t* out_vert) {
+  parallel_for(ctx, int(n), [=] CB_HD(int j) {
+    out_entry[j] = entry[keep[j]];
+    out_vert[j] = vert[keep[j]];
+  });
 }
 
 // per triangle, the vertex across each of its edges (edge k opposite vertex k)
@@ -407,21 +430,14 @@ size_t ClothRepulsion::find(const Context& ctx, const Vec3f* x, const float* thi
   const size_t np = n ? compact_indices(ctx, flags_.data(), keep_.data(), n) : 0;
   pairs_.resize(ctx, np);
   gather_pairs(ctx, all_.data(), keep_.data(), int(np), pairs_.data());
-  // incidence list sorted by vertex, one run per vertex
+  // incidence list sorted by vertex (the springs' is compacted from it, and the filter's)
   inc_vert_.resize(ctx, 4 * np);
   inc_entry_.resize(ctx, 4 * np);
-  run_vert_.resize(ctx, 4 * np);
-  run_start_.resize(ctx, 4 * np);
   incidence_keys(ctx, pairs_.data(), int(np), inc_vert_.data(), inc_entry_.data());
-  nruns_ = nchunks_ = 0;
+  nruns_ = nchunks_ = nfilter_ = 0;
   if (np) {
     sort_by_key(ctx, inc_vert_.data(), inc_entry_.data(), 4 * np);
-    nruns_ = run_starts(ctx, inc_vert_.data(), 4 * np, run_vert_.data(), run_start_.data());
-    chunk_off_.resize(ctx, nruns_ + 1);
-    chunk_start_.resize(ctx, 4 * np + 1);
-    const uint32_t chunk = ctx.is_cuda() ? kGpuChunk : uint32_t(4 * np);
-    cut_runs(ctx, run_start_.data(), int(nruns_), uint32_t(4 * np), chunk, chunk_off_.data(), chunk_start_.data(),
-             &nchunks_);
+    compact_filter_incidence(ctx);
   }
   dv_.resize(ctx, 4 * np);
   active_.resize(ctx, np);
@@ -432,15 +448,51 @@ size_t ClothRepulsion::find(const Context& ctx, const Vec3f* x, const float* thi
   return np;
 }
 
+// The filter's pairs are those that overlap (overlap > 0): the others, pairs
+// ahead, are springs in the solve only and never get an impulse (pair_impulse),
+// but they are most of the list, and each pass read them all (the funnel's
+// stacked frames: 58^2 sheets ~14,000 pairs, ~600 overlapping; 183^2 sheets
+// ~700,000, ~27,000; RESULTS.md, thirty-sixth session). The filter's
+// incidence keeps the full list's order (by vertex, then by entry), so each
+// vertex's sum adds the same impulses in the same order as over the full list
+// (on the CPU, bit for bit; on CUDA the chunks' bounds move).
+void ClothRepulsion::compact_filter_incidence(const Context& ctx) {
+  const size_t np = pairs_.size(), ne = 4 * np;
+  const ProxPair* pairs = pairs_.data();
+  uint32_t* pair_flag = flags_.data();  // (candidates >= np) free after gather_pairs
+  flag_overlapping(ctx, pairs, np, pair_flag);
+  filter_pairs_.resize(ctx, np);
+  nfilter_ = compact_indices(ctx, pair_flag, filter_pairs_.data(), np);
+  if (nfilter_ == 0) return;
+  entry_flag_.resize(ctx, ne);
+  entry_keep_.resize(ctx, ne);
+  flag_entries(ctx, pair_flag, inc_entry_.data(), ne, entry_flag_.data());
+  const size_t nf = compact_indices(ctx, entry_flag_.data(), entry_keep_.data(), ne);  // 4 nfilter_
+  filter_entry_.resize(ctx, nf);
+  filter_vert_.resize(ctx, nf);
+  gather_entries(ctx, entry_keep_.data(), nf, inc_entry_.data(), inc_vert_.data(), filter_entry_.data(),
+                 filter_vert_.data());
+  run_vert_.resize(ctx, nf);
+  run_start_.resize(ctx, nf);
+  nruns_ = run_starts(ctx, filter_vert_.data(), nf, run_vert_.data(), run_start_.data());
+  chunk_off_.resize(ctx, nruns_ + 1);
+  chunk_start_.resize(ctx, nf + 1);
+  const uint32_t chunk = ctx.is_cuda() ? kGpuChunk : uint32_t(nf);
+  cut_runs(ctx, run_start_.data(), int(nruns_), uint32_t(nf), chunk, chunk_off_.data(), chunk_start_.data(),
+           &nchunks_);
+}
+
 void ClothRepulsion::launch_pass(const Context& ctx, Vec3f* v, const float* inv_mass, float h,
                                  const RepulsionSettings& s) {
-  const int np = int(pairs_.size());
-  if (np == 0) return;
-  pair_pass(ctx, PassArgs{pairs_.data(), v, inv_mass, h, s.rate}, np, dv_.data(), active_.data(), state_.data(), unmet_sum_);
-  const Runs R{run_vert_.data(), chunk_off_.data(), chunk_start_.data(), inc_entry_.data(), int(nruns_),
+  const int nf = int(nfilter_);
+  if (nf == 0) return;
+  const uint32_t* ids = filter_pairs_.data();
+  pair_pass(ctx, PassArgs{pairs_.data(), v, inv_mass, h, s.rate}, ids, nf, dv_.data(), active_.data(), state_.data(),
+            unmet_sum_);
+  const Runs R{run_vert_.data(), chunk_off_.data(), chunk_start_.data(), filter_entry_.data(), int(nruns_),
                int(nchunks_)};
   count_active(ctx, R, active_.data(), chunk_count_.data(), count_.data());
-  pair_divisors(ctx, pairs_.data(), np, active_.data(), count_.data(), inv_mass, div_.data());
+  pair_divisors(ctx, pairs_.data(), ids, nf, active_.data(), count_.data(), inv_mass, div_.data());
   vertex_pass(ctx, R, dv_.data(), div_.data(), inv_mass, chunk_sum_.data(), v);
 }
 
@@ -449,15 +501,6 @@ namespace {
 // flag[e] = 1 where incidence entry e's pair has a spring (k != 0)
 void flag_spring_entries(const Context& ctx, const float* k, const uint32_t* entry, size_t n, uint32_t* flag) {
   parallel_for(ctx, int(n), [=] CB_HD(int e) { flag[e] = k[entry[e] >> 2] != 0.f ? 1u : 0u; });
-}
-
-// out_entry / out_vert[j] = entry / vert[keep[j]]
-void gather_entries(const Context& ctx, const uint32_t* keep, size_t n, const uint32_t* entry, const uint32_t* vert,
-                    uint32_t* out_entry, uint32_t* out_vert) {
-  parallel_for(ctx, int(n), [=] CB_HD(int j) {
-    out_entry[j] = entry[keep[j]];
-    out_vert[j] = vert[keep[j]];
-  });
 }
 
 // slot[entry[e]] = e: where each listed pair's corner entry sits (PairSprings::slot)
@@ -640,7 +683,7 @@ size_t ClothRepulsion::flagged_pairs(const Context& ctx) const {
 
 ClothRepulsion::Progress ClothRepulsion::progress() const {
   Progress p;
-  if (pairs_.size() == 0) {
+  if (nfilter_ == 0) {  // no pair overlaps: nothing to filter
     p.converged = true;
     return p;
   }
@@ -654,13 +697,15 @@ ClothRepulsion::Progress ClothRepulsion::progress() const {
 
 size_t ClothRepulsion::device_bytes() const {
   return cand_.tri_pairs.bytes() + cand_.vf.bytes() + cand_.ee.bytes() + all_.bytes() + pairs_.bytes() +
-         flags_.bytes() + keep_.bytes() + inc_vert_.bytes() * 4 + dv_.bytes() + active_.bytes() + count_.bytes() +
+         flags_.bytes() + keep_.bytes() + inc_vert_.bytes() * 2 + run_vert_.bytes() + run_start_.bytes() +
+         dv_.bytes() + active_.bytes() + count_.bytes() +
          state_.bytes() + unmet_sum_.bytes() + chunk_off_.bytes() + chunk_start_.bytes() + div_.bytes() +
          chunk_count_.bytes() + chunk_sum_.bytes() + spring_k_.bytes() + spring_c_.bytes() +
          friction_sums_.bytes() + friction_sum_.bytes() +
          spring_scratch_.bytes() + across_.bytes() + spring_entry_.bytes() + spring_vert_.bytes() +
          spring_list_.bytes() + spring_slot_.bytes() + spring_t_.bytes() + spring_off_.bytes() +
-         entry_flag_.bytes() + entry_keep_.bytes();
+         entry_flag_.bytes() + entry_keep_.bytes() + filter_pairs_.bytes() + filter_entry_.bytes() +
+         filter_vert_.bytes();
 }
 
 }  // namespace cb::icloth

@@ -248,6 +248,8 @@ class ClothRepulsion {
   /// The pairs of the last find() (host copy, for tests and debug drawing).
   std::vector<ProxPair> pairs() const { return pairs_.to_host(); }
   size_t num_pairs() const { return pairs_.size(); }
+  /// Pairs of the last find() that overlap: the only ones a filter pass reads.
+  size_t num_filter_pairs() const { return nfilter_; }
   size_t candidates() const { return candidates_; }
   /// Springs made by the last springs() call (k > 0).
   size_t num_springs() const { return num_springs_; }
@@ -257,6 +259,10 @@ class ClothRepulsion {
   /// spring_entry_ / spring_off_ / spring_slot_: the entries of inc_entry_ whose pair
   /// has k != 0; spring_list_: those pairs
   void compact_spring_incidence(const Context& ctx);
+  /// filter_pairs_: the pairs that overlap, the only ones a filter pass can
+  /// push; filter_entry_ / filter_vert_: their entries of inc_entry_, in the
+  /// same order; run_vert_ ... chunk_start_: the runs and chunks of those
+  void compact_filter_incidence(const Context& ctx);
   CcdTopology topo_;
   CcdCandidates cand_;
   DeviceBuffer<Vec3f> rest_;       ///< (nverts) m, rest positions (empty: no rest filter)
@@ -266,9 +272,11 @@ class ClothRepulsion {
   DeviceBuffer<Int3> across_;      ///< (ntris) the vertex across each edge, -1: none (set_cloth)
   DeviceBuffer<ProxPair> all_, pairs_;
   DeviceBuffer<uint32_t> flags_, keep_;
-  DeviceBuffer<uint32_t> inc_vert_, inc_entry_, run_vert_, run_start_;  ///< incidence list sorted by vertex
+  DeviceBuffer<uint32_t> inc_vert_, inc_entry_;  ///< incidence list sorted by vertex (all pairs)
+  DeviceBuffer<uint32_t> filter_pairs_, filter_entry_, filter_vert_;  ///< compact_filter_incidence
+  DeviceBuffer<uint32_t> run_vert_, run_start_;     ///< the filter's runs, one per vertex
   DeviceBuffer<uint32_t> chunk_off_, chunk_start_;  ///< runs cut into chunks (repulsion.cu, Runs)
-  size_t nruns_ = 0, nchunks_ = 0, candidates_ = 0, num_springs_ = 0;
+  size_t nfilter_ = 0, nruns_ = 0, nchunks_ = 0, candidates_ = 0, num_springs_ = 0;
   /// the incidence entries of the pairs with a spring, in the same order, and
   /// each vertex's range of them (nverts + 1): PairSprings::off / entry
   DeviceBuffer<uint32_t> spring_entry_, spring_vert_, spring_off_, entry_flag_, entry_keep_;

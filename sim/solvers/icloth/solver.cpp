@@ -541,6 +541,7 @@ void IClothSolver::repulsion_passes(const StepInputs& in, SimState& state, float
     }
     pr = d.repulsion.progress();
   }
+  add_stat(in.stats, "repulsion pairs", double(d.repulsion.num_filter_pairs()));
   add_stat(in.stats, "repulsion impulses", double(pr.first_unmet));
   add_stat(in.stats, "repulsion passes", double(pr.passes));
 }
