@@ -186,12 +186,18 @@ void gather_pairs(const Context& ctx, const ProxPair* all, const uint32_t* keep,
   parallel_for(ctx, n, [=] CB_HD(int i) { out[i] = all[keep[i]]; });
 }
 
-// incidence entries e = 4 p + k keyed by the vertex id
-void incidence_keys(const Context& ctx, const ProxPair* pairs, int np, uint32_t* vert, uint32_t* entry) {
-  parallel_for(ctx, 4 * np, [=] CB_HD(int e) {
-    vert[e] = uint32_t(pair_vertex(pairs[e / 4], e % 4));
-    entry[e] = uint32_t(e);
+// The incidence of the pairs ids[0..n) (ascending): entries 4 ids[j] + k
+// (pair, corner), sorted by vertex (stable: within a vertex by entry), so a
+// vertex's run lists its pairs in the order of the pair list.
+void sorted_incidence(const Context& ctx, const ProxPair* pairs, const uint32_t* ids, size_t n, uint32_t* vert,
+                      uint32_t* entry) {
+  if (n == 0) return;
+  parallel_for(ctx, int(4 * n), [=] CB_HD(int e) {
+    const uint32_t p = ids[e / 4];
+    vert[e] = uint32_t(pair_vertex(pairs[p], e % 4));
+    entry[e] = 4 * p + uint32_t(e % 4);
   });
+  sort_by_key(ctx, vert, entry, 4 * n);
 }
 
 struct PassArgs {
@@ -361,20 +367,6 @@ void flag_overlapping(const Context& ctx, const ProxPair* pairs, size_t np, uint
   parallel_for(ctx, int(np), [=] CB_HD(int p) { flag[p] = pairs[p].overlap > 0.f ? 1u : 0u; });
 }
 
-// flag[e] = pair_flag of incidence entry e's pair
-void flag_entries(const Context& ctx, const uint32_t* pair_flag, const uint32_t* entry, size_t n, uint32_t* flag) {
-  parallel_for(ctx, int(n), [=] CB_HD(int e) { flag[e] = pair_flag[entry[e] >> 2]; });
-}
-
-// out_entry / out_vert[j] = entry / vert[keep[j]]
-void gather_entries(const Context& ctx, const uint32_t* keep, size_t n, const uint32_t* entry, const uint32_t* vert,
-                    uint32_t* out_entry, uint32_t* out_vert) {
-  parallel_for(ctx, int(n), [=] CB_HD(int j) {
-    out_entry[j] = entry[keep[j]];
-    out_vert[j] = vert[keep[j]];
-  });
-}
-
 // per triangle, the vertex across each of its edges (edge k opposite vertex k)
 // in the other triangle on that edge, -1 at a border or a non-manifold edge:
 // the bending pairs' opposite vertices (bends[i].c lies in edge_tris[e].a,
@@ -430,15 +422,8 @@ size_t ClothRepulsion::find(const Context& ctx, const Vec3f* x, const float* thi
   const size_t np = n ? compact_indices(ctx, flags_.data(), keep_.data(), n) : 0;
   pairs_.resize(ctx, np);
   gather_pairs(ctx, all_.data(), keep_.data(), int(np), pairs_.data());
-  // incidence list sorted by vertex (the springs' is compacted from it, and the filter's)
-  inc_vert_.resize(ctx, 4 * np);
-  inc_entry_.resize(ctx, 4 * np);
-  incidence_keys(ctx, pairs_.data(), int(np), inc_vert_.data(), inc_entry_.data());
   nruns_ = nchunks_ = nfilter_ = 0;
-  if (np) {
-    sort_by_key(ctx, inc_vert_.data(), inc_entry_.data(), 4 * np);
-    compact_filter_incidence(ctx);
-  }
+  if (np) compact_filter_incidence(ctx);
   dv_.resize(ctx, 4 * np);
   active_.resize(ctx, np);
   div_.resize(ctx, np);
@@ -452,26 +437,21 @@ size_t ClothRepulsion::find(const Context& ctx, const Vec3f* x, const float* thi
 // ahead, are springs in the solve only and never get an impulse (pair_impulse),
 // but they are most of the list, and each pass read them all (the funnel's
 // stacked frames: 58^2 sheets ~14,000 pairs, ~600 overlapping; 183^2 sheets
-// ~700,000, ~27,000; RESULTS.md, thirty-sixth session). The filter's
-// incidence keeps the full list's order (by vertex, then by entry), so each
+// ~700,000, ~27,000; RESULTS.md, thirty-sixth session). Its incidence is in
+// the order the incidence of every pair had (by vertex, then by entry), so each
 // vertex's sum adds the same impulses in the same order as over the full list
 // (on the CPU, bit for bit; on CUDA the chunks' bounds move).
 void ClothRepulsion::compact_filter_incidence(const Context& ctx) {
-  const size_t np = pairs_.size(), ne = 4 * np;
-  const ProxPair* pairs = pairs_.data();
+  const size_t np = pairs_.size();
   uint32_t* pair_flag = flags_.data();  // (candidates >= np) free after gather_pairs
-  flag_overlapping(ctx, pairs, np, pair_flag);
+  flag_overlapping(ctx, pairs_.data(), np, pair_flag);
   filter_pairs_.resize(ctx, np);
   nfilter_ = compact_indices(ctx, pair_flag, filter_pairs_.data(), np);
   if (nfilter_ == 0) return;
-  entry_flag_.resize(ctx, ne);
-  entry_keep_.resize(ctx, ne);
-  flag_entries(ctx, pair_flag, inc_entry_.data(), ne, entry_flag_.data());
-  const size_t nf = compact_indices(ctx, entry_flag_.data(), entry_keep_.data(), ne);  // 4 nfilter_
+  const size_t nf = 4 * nfilter_;
   filter_entry_.resize(ctx, nf);
   filter_vert_.resize(ctx, nf);
-  gather_entries(ctx, entry_keep_.data(), nf, inc_entry_.data(), inc_vert_.data(), filter_entry_.data(),
-                 filter_vert_.data());
+  sorted_incidence(ctx, pairs_.data(), filter_pairs_.data(), nfilter_, filter_vert_.data(), filter_entry_.data());
   run_vert_.resize(ctx, nf);
   run_start_.resize(ctx, nf);
   nruns_ = run_starts(ctx, filter_vert_.data(), nf, run_vert_.data(), run_start_.data());
@@ -498,11 +478,6 @@ void ClothRepulsion::launch_pass(const Context& ctx, Vec3f* v, const float* inv_
 
 namespace {
 
-// flag[e] = 1 where incidence entry e's pair has a spring (k != 0)
-void flag_spring_entries(const Context& ctx, const float* k, const uint32_t* entry, size_t n, uint32_t* flag) {
-  parallel_for(ctx, int(n), [=] CB_HD(int e) { flag[e] = k[entry[e] >> 2] != 0.f ? 1u : 0u; });
-}
-
 // slot[entry[e]] = e: where each listed pair's corner entry sits (PairSprings::slot)
 void scatter_slots(const Context& ctx, const uint32_t* entry, size_t n, uint32_t* slot) {
   parallel_for(ctx, int(n), [=] CB_HD(int e) { slot[entry[e]] = uint32_t(e); });
@@ -527,23 +502,20 @@ PairSprings ClothRepulsion::springs(const Context& ctx, const Vec3f* v, const M3
   const ProxPair* pairs = pairs_.data();
   float* k = spring_k_.data();
   float* fc = spring_c_.data();
-  float* on = spring_scratch_.data();
   parallel_for(ctx, np, [=] CB_HD(int p) {
     const ProxPair q = pairs[p];
     k[p] = 0.f;
     fc[p] = 0.f;
-    on[p] = 0.f;
     if (!(dot(q.sn, q.sn) > 0.f)) return;  // no spring direction: the filter alone
     const int id[4] = {q.v.a, q.v.b, q.v.c, q.v.d};
     float s = 0.f;  // the pair's inverse "mass" along sn in A (1/kg)
     for (int c = 0; c < 4; ++c)
       if (inv_mass[id[c]] != 0.f) s += q.w[c] * q.w[c] / dot(q.sn, B[id[c]] * q.sn);
     if (h * dot(pair_sum(q, v), q.sn) <= -spring_allowance(q) && s > 0.f) k[p] = gamma / (h * h * s);
-    on[p] = k[p] != 0.f ? 1.f : 0.f;
   });
-  num_springs_ = flagged_pairs(ctx);
   springs_on_ = true;
   compact_spring_incidence(ctx);
+  num_springs_ = spring_count_;
   ps.pairs = pairs;
   ps.k = k;
   ps.c = fc;
@@ -558,31 +530,27 @@ PairSprings ClothRepulsion::springs(const Context& ctx, const Vec3f* v, const M3
 }
 
 // The product A p, A's diagonal blocks and the multigrid visit a vertex's
-// spring entries every PCG iteration (allowance_rhs once a round). The full incidence lists every
-// proximity pair, and a pair without a spring (k = 0, and then c = 0) adds
-// nothing: on the 58^2 funnel's stack 4-6k springs among 80-150k pairs. Its
-// entries are left out here, in the same order, so every sum over the rest
-// is what it was. Springs are only ever released within the step (k -> 0),
-// never added, so the list stays a superset of the active ones.
+// spring entries every PCG iteration (allowance_rhs once a round). Only the
+// pairs with a spring are listed: a pair without one (k = 0, and then c = 0)
+// adds nothing (on the 58^2 funnel's stack 4-6k springs among 80-150k pairs).
+// The entries are in the order of the incidence of every pair (by vertex, then
+// by entry), so every sum over them is what it was over that list. Springs are
+// only ever released within the step (k -> 0), never added, so the list stays
+// a superset of the active ones.
 void ClothRepulsion::compact_spring_incidence(const Context& ctx) {
-  const size_t ne = inc_entry_.size();
-  entry_flag_.resize(ctx, ne);
-  entry_keep_.resize(ctx, ne);
-  flag_spring_entries(ctx, spring_k_.data(), inc_entry_.data(), ne, entry_flag_.data());
-  const size_t ns = compact_indices(ctx, entry_flag_.data(), entry_keep_.data(), ne);
-  spring_entry_.resize(ctx, ns);
-  spring_vert_.resize(ctx, ns);
-  gather_entries(ctx, entry_keep_.data(), ns, inc_entry_.data(), inc_vert_.data(), spring_entry_.data(),
-                 spring_vert_.data());
-  spring_off_.resize(ctx, count_.size() + 1);
-  key_starts(ctx, spring_vert_.data(), ns, uint32_t(count_.size()), spring_off_.data());  // sorted: inc_vert_ is
-  const size_t np = pairs_.size();  // the pairs themselves, for prepare_system_rows' one pass per pair
-  spring_slot_.resize(ctx, 4 * np);
-  scatter_slots(ctx, spring_entry_.data(), ns, spring_slot_.data());
+  const size_t np = pairs_.size();
   entry_flag_.resize(ctx, np);
   spring_list_.resize(ctx, np);
   flag_springs(ctx, spring_k_.data(), np, entry_flag_.data());
   spring_count_ = compact_indices(ctx, entry_flag_.data(), spring_list_.data(), np);
+  const size_t ns = 4 * spring_count_;
+  spring_entry_.resize(ctx, ns);
+  spring_vert_.resize(ctx, ns);
+  sorted_incidence(ctx, pairs_.data(), spring_list_.data(), spring_count_, spring_vert_.data(), spring_entry_.data());
+  spring_off_.resize(ctx, count_.size() + 1);
+  key_starts(ctx, spring_vert_.data(), ns, uint32_t(count_.size()), spring_off_.data());
+  spring_slot_.resize(ctx, 4 * np);  // the pairs themselves, for prepare_system_rows' one pass per pair
+  scatter_slots(ctx, spring_entry_.data(), ns, spring_slot_.data());
 }
 
 size_t ClothRepulsion::release_pulling_springs(const Context& ctx, const Vec3f* v, float h, const float* inv_mass,
@@ -697,14 +665,14 @@ ClothRepulsion::Progress ClothRepulsion::progress() const {
 
 size_t ClothRepulsion::device_bytes() const {
   return cand_.tri_pairs.bytes() + cand_.vf.bytes() + cand_.ee.bytes() + all_.bytes() + pairs_.bytes() +
-         flags_.bytes() + keep_.bytes() + inc_vert_.bytes() * 2 + run_vert_.bytes() + run_start_.bytes() +
+         flags_.bytes() + keep_.bytes() + run_vert_.bytes() + run_start_.bytes() +
          dv_.bytes() + active_.bytes() + count_.bytes() +
          state_.bytes() + unmet_sum_.bytes() + chunk_off_.bytes() + chunk_start_.bytes() + div_.bytes() +
          chunk_count_.bytes() + chunk_sum_.bytes() + spring_k_.bytes() + spring_c_.bytes() +
          friction_sums_.bytes() + friction_sum_.bytes() +
          spring_scratch_.bytes() + across_.bytes() + spring_entry_.bytes() + spring_vert_.bytes() +
          spring_list_.bytes() + spring_slot_.bytes() + spring_t_.bytes() + spring_off_.bytes() +
-         entry_flag_.bytes() + entry_keep_.bytes() + filter_pairs_.bytes() + filter_entry_.bytes() +
+         entry_flag_.bytes() + filter_pairs_.bytes() + filter_entry_.bytes() +
          filter_vert_.bytes();
 }
 

@@ -256,12 +256,12 @@ class ClothRepulsion {
   size_t device_bytes() const;
 
  private:
-  /// spring_entry_ / spring_off_ / spring_slot_: the entries of inc_entry_ whose pair
-  /// has k != 0; spring_list_: those pairs
+  /// spring_list_: the pairs with k != 0; spring_entry_ / spring_vert_ /
+  /// spring_off_ / spring_slot_: their incidence entries, sorted by vertex
   void compact_spring_incidence(const Context& ctx);
   /// filter_pairs_: the pairs that overlap, the only ones a filter pass can
-  /// push; filter_entry_ / filter_vert_: their entries of inc_entry_, in the
-  /// same order; run_vert_ ... chunk_start_: the runs and chunks of those
+  /// push; filter_entry_ / filter_vert_: their incidence entries, sorted by
+  /// vertex; run_vert_ ... chunk_start_: the runs and chunks of those
   void compact_filter_incidence(const Context& ctx);
   CcdTopology topo_;
   CcdCandidates cand_;
@@ -272,14 +272,13 @@ class ClothRepulsion {
   DeviceBuffer<Int3> across_;      ///< (ntris) the vertex across each edge, -1: none (set_cloth)
   DeviceBuffer<ProxPair> all_, pairs_;
   DeviceBuffer<uint32_t> flags_, keep_;
-  DeviceBuffer<uint32_t> inc_vert_, inc_entry_;  ///< incidence list sorted by vertex (all pairs)
   DeviceBuffer<uint32_t> filter_pairs_, filter_entry_, filter_vert_;  ///< compact_filter_incidence
   DeviceBuffer<uint32_t> run_vert_, run_start_;     ///< the filter's runs, one per vertex
   DeviceBuffer<uint32_t> chunk_off_, chunk_start_;  ///< runs cut into chunks (repulsion.cu, Runs)
   size_t nfilter_ = 0, nruns_ = 0, nchunks_ = 0, candidates_ = 0, num_springs_ = 0;
   /// the incidence entries of the pairs with a spring, in the same order, and
   /// each vertex's range of them (nverts + 1): PairSprings::off / entry
-  DeviceBuffer<uint32_t> spring_entry_, spring_vert_, spring_off_, entry_flag_, entry_keep_;
+  DeviceBuffer<uint32_t> spring_entry_, spring_vert_, spring_off_, entry_flag_;
   DeviceBuffer<uint32_t> spring_list_;   ///< (npairs, spring_count_ used) the pairs with k != 0 (PairSprings::list)
   size_t spring_count_ = 0;
   DeviceBuffer<uint32_t> spring_slot_;   ///< (4 npairs) PairSprings::slot
