@@ -516,6 +516,7 @@ PairSprings ClothRepulsion::springs(const Context& ctx, const Vec3f* v, const M3
   springs_on_ = true;
   compact_spring_incidence(ctx);
   num_springs_ = spring_count_;
+  spring_scratch_.fill_zero();  // the rounds flag the listed pairs only (release_pulling_springs, lag_friction)
   ps.pairs = pairs;
   ps.k = k;
   ps.c = fc;
@@ -557,9 +558,11 @@ size_t ClothRepulsion::release_pulling_springs(const Context& ctx, const Vec3f* 
                                               Vec3f* rhs) {
   if (!springs_on_) return 0;
   const ProxPair* pairs = pairs_.data();
+  const uint32_t* list = spring_list_.data();  // a pair without a spring has nothing to release
   float* k = spring_k_.data();
   float* released = spring_scratch_.data();
-  parallel_for(ctx, int(pairs_.size()), [=] CB_HD(int p) {
+  parallel_for(ctx, int(spring_count_), [=] CB_HD(int j) {
+    const uint32_t p = list[j];
     const ProxPair q = pairs[p];
     const Vec3f g = pair_sum(q, v);
     const bool pulls = k[p] != 0.f && h * dot(g, q.sn) > -spring_allowance(q);
@@ -568,8 +571,8 @@ size_t ClothRepulsion::release_pulling_springs(const Context& ctx, const Vec3f* 
   const size_t n = flagged_pairs(ctx);
   if (n == 0) return 0;
   allowance_rhs(ctx, h, inv_mass, -1.f, true, rhs);  // the released springs' pull leaves the rhs
-  parallel_for(ctx, int(pairs_.size()), [=] CB_HD(int p) {
-    if (released[p] != 0.f) k[p] = 0.f;
+  parallel_for(ctx, int(spring_count_), [=] CB_HD(int j) {
+    if (released[list[j]] != 0.f) k[list[j]] = 0.f;
   });
   return n;
 }
@@ -599,10 +602,12 @@ void ClothRepulsion::allowance_rhs(const Context& ctx, float h, const float* inv
 size_t ClothRepulsion::lag_friction(const Context& ctx, const Vec3f* v, const float* inv_mass, float h) {
   if (!springs_on_) return 0;
   const ProxPair* pairs = pairs_.data();
+  const uint32_t* list = spring_list_.data();  // without a spring (k = 0): no normal impulse, no drag
   const float* k = spring_k_.data();
   float* fc = spring_c_.data();
   float* rubbing = spring_scratch_.data();
-  parallel_for(ctx, int(pairs_.size()), [=] CB_HD(int p) {
+  parallel_for(ctx, int(spring_count_), [=] CB_HD(int j) {
+    const uint32_t p = list[j];
     const ProxPair q = pairs[p];
     const Vec3f g = pair_sum(q, v);
     const float gn = dot(g, q.sn), lambda = spring_normal_impulse(q, k[p], gn, h);
@@ -620,14 +625,16 @@ size_t ClothRepulsion::lag_friction(const Context& ctx, const Vec3f* v, const fl
 
 ClothRepulsion::FrictionCheck ClothRepulsion::check_friction(const Context& ctx, const Vec3f* v, float h) {
   FrictionCheck out;
-  if (!springs_on_ || pairs_.size() == 0) return out;
+  if (!springs_on_ || spring_count_ == 0) return out;
   friction_sums_.resize(ctx, 3);
   const ProxPair* pairs = pairs_.data();
+  const uint32_t* list = spring_list_.data();  // the other pairs' terms are 0
   const float* k = spring_k_.data();
   const float* fc = spring_c_.data();
   double* sums = friction_sums_.data();
   // term 0: the drag's impulse h c |g_t|; 1: Coulomb's bound; 2: the excess
-  auto term = [=] CB_HD(int p, int which) {
+  auto term = [=] CB_HD(int j, int which) {
+    const uint32_t p = list[j];
     const ProxPair q = pairs[p];
     const Vec3f g = pair_sum(q, v);
     const float gn = dot(g, q.sn);
@@ -636,7 +643,7 @@ ClothRepulsion::FrictionCheck ClothRepulsion::check_friction(const Context& ctx,
     return which == 0 ? impulse : (which == 1 ? bound : fmaxf(impulse - bound, 0.f));
   };
   for (int which = 0; which < 3; ++which)  // three launches, one read-back
-    rows_sum(ctx, int(pairs_.size()), [=] CB_HD(int p) { return term(p, which); },
+    rows_sum(ctx, int(spring_count_), [=] CB_HD(int j) { return term(j, which); },
              [=] CB_HD(double total) { sums[which] = total; }, friction_sum_);
   const std::vector<double> s = friction_sums_.to_host();
   out.impulse = s[0];
