@@ -25,7 +25,8 @@
 #       the fair comparison of builds whose trajectories differ in the last
 #       bits; --prepare with BUNDLE_BASE=path/to/icloth_bench (another build of
 #       this checkout, e.g. of the last commit: the benchmarks read scenes from
-#       the source path compiled in) adds it as icloth_bench_base.
+#       the source path compiled in) adds it as icloth_bench_base, and
+#       BUNDLE_BUILDS="name=path ..." adds each as icloth_bench_<name>.
 #       tests: every unit test with the CUDA backend available (each backend test
 #       compares CUDA with CPU); scenes: the CLI on every shipped scene with
 #       --backend cuda; the rest: the benchmarks at the GPU targets' sizes with
@@ -37,7 +38,8 @@
 #   the agreement tests' log then names the test it was in); ICLOTH_FILTER may hold
 #   several filters separated by ';', run in that order into one log (the target
 #   benchmarks first). --prepare with BUNDLE_SKIP="pbd verlet" leaves those
-#   benchmarks out of the bundle.
+#   benchmarks out of the bundle (any binary by name without _bench:
+#   "collision clothbox-egl-check" too; the carry holds 64 MiB).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 bundle=gpu-bundle
@@ -56,6 +58,7 @@ if [ "${1:-}" = "--prepare" ]; then
     ldd "$bin" | awk '/=> \//{print $3}' | grep -E 'tinyobj|benchmark|gomp|gtest|stdc\+\+' | xargs -r cp -u -t "$bundle/lib"
   done
   [ -n "${BUNDLE_BASE:-}" ] && strip -o "$bundle/bin/icloth_bench_base" "$BUNDLE_BASE"
+  for named in ${BUNDLE_BUILDS:-}; do strip -o "$bundle/bin/icloth_bench_${named%%=*}" "${named#*=}"; done
   # the binaries read scenes and ../shared from the paths compiled into them
   echo "$PWD" >"$bundle/source_dir"
   shared=$(cd .. && pwd)/shared
