@@ -285,13 +285,13 @@ class ClothRepulsion {
   DeviceBuffer<SpringShare> spring_t_;   ///< (spring entries) PairSprings::t
   DeviceBuffer<float> spring_k_;     ///< (npairs) N/m (springs())
   DeviceBuffer<float> spring_c_;     ///< (npairs) N s/m (lag_friction())
-  DeviceBuffer<float> spring_scratch_;  ///< (npairs) per-pair flags (1/0) of the last spring call
+  DeviceBuffer<float> spring_scratch_;  ///< (npairs) per-pair flags (1/0) of the last round's call; 0 off the springs' list
   DeviceBuffer<double> friction_sums_;  ///< (3) N s, check_friction()'s sums
   RowsSumScratch friction_sum_;         ///< check_friction()'s launches
   /// How many pairs the last spring call flagged in spring_scratch_.
   size_t flagged_pairs(const Context& ctx) const;
   bool springs_on_ = false;          ///< springs() was called since the last find()
-  DeviceBuffer<Vec3f> dv_;         ///< (4 npairs) velocity change per pair corner
+  DeviceBuffer<Vec3f> dv_;         ///< (4 npairs) velocity change per pair corner (the filter's pairs only)
   DeviceBuffer<uint32_t> active_;  ///< (npairs) the pair needed an impulse in this pass
   DeviceBuffer<uint32_t> count_;   ///< (nverts) active pairs per vertex (valid for vertices in pairs)
   DeviceBuffer<float> div_;        ///< (npairs) divisor of each pair's impulses, 0 = inactive
