@@ -7,9 +7,11 @@ Reads the tabular console output of icloth_bench (--benchmark_counters_tabular=t
 where a line "== LABEL" before a run names it (run_on_device.sh ab writes
 "== BINARY round R"). Prints a Markdown table, one row per benchmark run:
 ms a frame, PCG iterations a frame, PCG ms a frame (first solves + re-solves),
-us per PCG iteration, proximity pairs and the largest number of intersecting
-pairs. Then, per binary and benchmark, the median of the us per iteration over
-the rounds.
+us per PCG iteration, the stages outside the PCG that the cloth-cloth pairs
+drive (proximity, repulsion filter, contact rounds: ms a frame), proximity
+pairs and the largest number of intersecting pairs. Then, per binary and
+benchmark, the medians over the rounds of the us per iteration, the frame and
+the repulsion filter.
 
 us per PCG iteration is the fair comparison of two builds whose trajectories
 differ in the last bits: their iteration counts differ, the cost of one does not.
@@ -74,6 +76,14 @@ def pcg_figures(values):
     return its, pcg, (1000.0 * pcg / its if its > 0 else float("nan"))
 
 
+def stage_ms(values, stage):
+    """A stage's ms a frame (the counter "<stage> ms"), nan without it."""
+    try:
+        return number(values[stage + " ms"])
+    except (KeyError, ValueError):
+        return float("nan")
+
+
 def build_of(label):
     """The build a label names: 'old round 2' -> 'old'."""
     return re.sub(r"\s+(round|rep)\s+\d+$", "", label)
@@ -84,22 +94,26 @@ def main(paths):
     if not runs:
         print("no benchmark rows in " + ", ".join(paths), file=sys.stderr)
         return 1
-    print("| run | benchmark | ms a frame | PCG iterations | PCG ms | us an iteration | proximity pairs | intersecting |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| run | benchmark | ms a frame | PCG iterations | PCG ms | us an iteration | proximity ms | "
+          "repulsion ms | contact rounds ms | proximity pairs | intersecting |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     per_build = defaultdict(list)
     for label, name, ms, values in runs:
         fig = pcg_figures(values)
         if fig is None:
             continue
         its, pcg, us = fig
+        stages = [stage_ms(values, s) for s in ("proximity", "repulsion", "contact rounds")]
         print(f"| {label} | {name} | {ms:.1f} | {its:.1f} | {pcg:.2f} | {us:.1f} | "
-              f"{values.get('proximity pairs', '')} | {values.get('max intersecting pairs', '')} |")
-        per_build[(build_of(label), name)].append(us)
+              + " | ".join(f"{t:.2f}" for t in stages)
+              + f" | {values.get('proximity pairs', '')} | {values.get('max intersecting pairs', '')} |")
+        per_build[(build_of(label), name)].append((us, ms, stages[1]))
     print()
-    print("| build | benchmark | rounds | median us an iteration |")
-    print("|---|---|---|---|")
-    for (build, name), us in per_build.items():
-        print(f"| {build} | {name} | {len(us)} | {statistics.median(us):.1f} |")
+    print("| build | benchmark | rounds | median us an iteration | median ms a frame | median repulsion ms |")
+    print("|---|---|---|---|---|---|")
+    for (build, name), rows in per_build.items():
+        med = [statistics.median(r[k] for r in rows) for k in range(3)]
+        print(f"| {build} | {name} | {len(rows)} | {med[0]:.1f} | {med[1]:.1f} | {med[2]:.2f} |")
     return 0
 
 
