@@ -1,4 +1,5 @@
-// Cloth-cloth proximity repulsion and friction (see repulsion.h).
+// Cloth-cloth proximity pairs and their velocity filter, with Coulomb friction
+// (see repulsion.h); the pairs' springs in the solve: pair_springs.cu.
 #include "sim/solvers/icloth/repulsion.h"
 
 #include <algorithm>
@@ -45,9 +46,6 @@ CB_HD inline bool finish_pair(ProxPair& p, Vec3f d, Vec3f fallback, float D, flo
 // Below this |cos| between the features' normal and the pair's normal n, a pair
 // gets no spring in the solve (an edge-on contact: the filter alone serves it).
 constexpr float kSpringMinCos = 0.5f;
-// Below this fraction of its reach per step, a pair's tangential speed counts
-// as at rest in the lagged friction's drag (lag_friction).
-constexpr float kStaticSpeed = 0.001f;
 // Edges closer to parallel than this sine have no normal of their own.
 constexpr float kParallelSine = 0.2f;
 
@@ -184,20 +182,6 @@ void narrow_phase(const Context& ctx, const CcdMesh& m, const CcdCandidates& c, 
 
 void gather_pairs(const Context& ctx, const ProxPair* all, const uint32_t* keep, int n, ProxPair* out) {
   parallel_for(ctx, n, [=] CB_HD(int i) { out[i] = all[keep[i]]; });
-}
-
-// The incidence of the pairs ids[0..n) (ascending): entries 4 ids[j] + k
-// (pair, corner), sorted by vertex (stable: within a vertex by entry), so a
-// vertex's run lists its pairs in the order of the pair list.
-void sorted_incidence(const Context& ctx, const ProxPair* pairs, const uint32_t* ids, size_t n, uint32_t* vert,
-                      uint32_t* entry) {
-  if (n == 0) return;
-  parallel_for(ctx, int(4 * n), [=] CB_HD(int e) {
-    const uint32_t p = ids[e / 4];
-    vert[e] = uint32_t(pair_vertex(pairs[p], e % 4));
-    entry[e] = 4 * p + uint32_t(e % 4);
-  });
-  sort_by_key(ctx, vert, entry, 4 * n);
 }
 
 struct PassArgs {
@@ -388,6 +372,17 @@ std::vector<Int3> vertices_across_edges(const std::vector<Int3>& tris, const Top
 
 }  // namespace
 
+void sorted_incidence(const Context& ctx, const ProxPair* pairs, const uint32_t* ids, size_t n, uint32_t* vert,
+                      uint32_t* entry) {
+  if (n == 0) return;
+  parallel_for(ctx, int(4 * n), [=] CB_HD(int e) {
+    const uint32_t p = ids[e / 4];
+    vert[e] = uint32_t(pair_vertex(pairs[p], e % 4));
+    entry[e] = 4 * p + uint32_t(e % 4);
+  });
+  sort_by_key(ctx, vert, entry, 4 * n);
+}
+
 void ClothRepulsion::set_cloth(const Context& ctx, size_t nverts, const std::vector<Int3>& tris, const Topology& topo) {
   topo_.upload(ctx, nverts, tris, topo);
   across_.upload(ctx, vertices_across_edges(tris, topo));
@@ -474,186 +469,6 @@ void ClothRepulsion::launch_pass(const Context& ctx, Vec3f* v, const float* inv_
   count_active(ctx, R, active_.data(), chunk_count_.data(), count_.data());
   pair_divisors(ctx, pairs_.data(), ids, nf, active_.data(), count_.data(), inv_mass, div_.data());
   vertex_pass(ctx, R, dv_.data(), div_.data(), inv_mass, chunk_sum_.data(), v);
-}
-
-namespace {
-
-// slot[entry[e]] = e: where each listed pair's corner entry sits (PairSprings::slot)
-void scatter_slots(const Context& ctx, const uint32_t* entry, size_t n, uint32_t* slot) {
-  parallel_for(ctx, int(n), [=] CB_HD(int e) { slot[entry[e]] = uint32_t(e); });
-}
-
-// flag[p] = 1 where pair p has a spring (k != 0)
-void flag_springs(const Context& ctx, const float* k, size_t n, uint32_t* flag) {
-  parallel_for(ctx, int(n), [=] CB_HD(int p) { flag[p] = k[p] != 0.f ? 1u : 0u; });
-}
-
-}  // namespace
-
-PairSprings ClothRepulsion::springs(const Context& ctx, const Vec3f* v, const M3* B, const float* inv_mass, float h,
-                                    float gamma) {
-  const int np = int(pairs_.size());
-  PairSprings ps;
-  num_springs_ = 0;
-  if (np == 0 || !(gamma > 0.f)) return ps;
-  spring_k_.resize(ctx, size_t(np));
-  spring_c_.resize(ctx, size_t(np));
-  spring_scratch_.resize(ctx, size_t(np));
-  const ProxPair* pairs = pairs_.data();
-  float* k = spring_k_.data();
-  float* fc = spring_c_.data();
-  parallel_for(ctx, np, [=] CB_HD(int p) {
-    const ProxPair q = pairs[p];
-    k[p] = 0.f;
-    fc[p] = 0.f;
-    if (!(dot(q.sn, q.sn) > 0.f)) return;  // no spring direction: the filter alone
-    const int id[4] = {q.v.a, q.v.b, q.v.c, q.v.d};
-    float s = 0.f;  // the pair's inverse "mass" along sn in A (1/kg)
-    for (int c = 0; c < 4; ++c)
-      if (inv_mass[id[c]] != 0.f) s += q.w[c] * q.w[c] / dot(q.sn, B[id[c]] * q.sn);
-    if (h * dot(pair_sum(q, v), q.sn) <= -spring_allowance(q) && s > 0.f) k[p] = gamma / (h * h * s);
-  });
-  springs_on_ = true;
-  compact_spring_incidence(ctx);
-  num_springs_ = spring_count_;
-  spring_scratch_.fill_zero();  // the rounds flag the listed pairs only (release_pulling_springs, lag_friction)
-  ps.pairs = pairs;
-  ps.k = k;
-  ps.c = fc;
-  ps.off = spring_off_.data();
-  ps.entry = spring_entry_.data();
-  ps.list = spring_list_.data();
-  ps.count = uint32_t(spring_count_);
-  ps.slot = spring_slot_.data();
-  spring_t_.resize(ctx, spring_entry_.size());
-  ps.t = spring_t_.data();
-  return ps;
-}
-
-// The product A p, A's diagonal blocks and the multigrid visit a vertex's
-// spring entries every PCG iteration (allowance_rhs once a round). Only the
-// pairs with a spring are listed: a pair without one (k = 0, and then c = 0)
-// adds nothing (on the 58^2 funnel's stack 4-6k springs among 80-150k pairs).
-// The entries are in the order of the incidence of every pair (by vertex, then
-// by entry), so every sum over them is what it was over that list. Springs are
-// only ever released within the step (k -> 0), never added, so the list stays
-// a superset of the active ones.
-void ClothRepulsion::compact_spring_incidence(const Context& ctx) {
-  const size_t np = pairs_.size();
-  entry_flag_.resize(ctx, np);
-  spring_list_.resize(ctx, np);
-  flag_springs(ctx, spring_k_.data(), np, entry_flag_.data());
-  spring_count_ = compact_indices(ctx, entry_flag_.data(), spring_list_.data(), np);
-  const size_t ns = 4 * spring_count_;
-  spring_entry_.resize(ctx, ns);
-  spring_vert_.resize(ctx, ns);
-  sorted_incidence(ctx, pairs_.data(), spring_list_.data(), spring_count_, spring_vert_.data(), spring_entry_.data());
-  spring_off_.resize(ctx, count_.size() + 1);
-  key_starts(ctx, spring_vert_.data(), ns, uint32_t(count_.size()), spring_off_.data());
-  spring_slot_.resize(ctx, 4 * np);  // the pairs themselves, for prepare_system_rows' one pass per pair
-  scatter_slots(ctx, spring_entry_.data(), ns, spring_slot_.data());
-}
-
-size_t ClothRepulsion::release_pulling_springs(const Context& ctx, const Vec3f* v, float h, const float* inv_mass,
-                                              Vec3f* rhs) {
-  if (!springs_on_) return 0;
-  const ProxPair* pairs = pairs_.data();
-  const uint32_t* list = spring_list_.data();  // a pair without a spring has nothing to release
-  float* k = spring_k_.data();
-  float* released = spring_scratch_.data();
-  parallel_for(ctx, int(spring_count_), [=] CB_HD(int j) {
-    const uint32_t p = list[j];
-    const ProxPair q = pairs[p];
-    const Vec3f g = pair_sum(q, v);
-    const bool pulls = k[p] != 0.f && h * dot(g, q.sn) > -spring_allowance(q);
-    released[p] = pulls ? 1.f : 0.f;
-  });
-  const size_t n = flagged_pairs(ctx);
-  if (n == 0) return 0;
-  allowance_rhs(ctx, h, inv_mass, -1.f, true, rhs);  // the released springs' pull leaves the rhs
-  parallel_for(ctx, int(spring_count_), [=] CB_HD(int j) {
-    if (released[list[j]] != 0.f) k[list[j]] = 0.f;
-  });
-  return n;
-}
-
-void ClothRepulsion::allowance_rhs(const Context& ctx, float h, const float* inv_mass, float sign, bool released_only,
-                                   Vec3f* rhs) {
-  if (!springs_on_ || pairs_.size() == 0) return;
-  const ProxPair* pairs = pairs_.data();
-  const float* k = spring_k_.data();
-  const float* flag = spring_scratch_.data();
-  const uint32_t* off = spring_off_.data();  // the pairs with a spring (compact_spring_incidence)
-  const uint32_t* entry = spring_entry_.data();
-  parallel_for(ctx, int(count_.size()), [=] CB_HD(int i) {
-    if (inv_mass[i] == 0.f) return;
-    Vec3f acc{0, 0, 0};
-    for (uint32_t e = off[i]; e < off[i + 1]; ++e) {
-      const uint32_t p = entry[e] >> 2, c = entry[e] & 3u;
-      if (released_only && flag[p] == 0.f) continue;
-      const ProxPair q = pairs[p];
-      const float a = spring_allowance(q);
-      if (k[p] != 0.f && a > 0.f) acc += q.sn * (-h * k[p] * a * q.w[c]);
-    }
-    rhs[i] += acc * sign;
-  });
-}
-
-size_t ClothRepulsion::lag_friction(const Context& ctx, const Vec3f* v, const float* inv_mass, float h) {
-  if (!springs_on_) return 0;
-  const ProxPair* pairs = pairs_.data();
-  const uint32_t* list = spring_list_.data();  // without a spring (k = 0): no normal impulse, no drag
-  const float* k = spring_k_.data();
-  float* fc = spring_c_.data();
-  float* rubbing = spring_scratch_.data();
-  parallel_for(ctx, int(spring_count_), [=] CB_HD(int j) {
-    const uint32_t p = list[j];
-    const ProxPair q = pairs[p];
-    const Vec3f g = pair_sum(q, v);
-    const float gn = dot(g, q.sn), lambda = spring_normal_impulse(q, k[p], gn, h);
-    const float gt = length(g - q.sn * gn);
-    const float s = pair_inverse_mass(q, inv_mass);
-    const float free = gt + h * fc[p] * gt * s;  // without the last drag's impulse h c |g_t|
-    const float slide = free - q.mu * lambda * s;  // what Coulomb leaves of it
-    float c = lambda > 0.f ? q.mu * lambda / (h * fmaxf(slide, kStaticSpeed * q.reach / h)) : 0.f;
-    if (fc[p] > 0.f && c > 0.f) c = sqrtf(fc[p] * c);  // damped: the undamped lag alternates held / sliding
-    fc[p] = c;
-    rubbing[p] = fc[p] > 0.f ? 1.f : 0.f;
-  });
-  return flagged_pairs(ctx);
-}
-
-ClothRepulsion::FrictionCheck ClothRepulsion::check_friction(const Context& ctx, const Vec3f* v, float h) {
-  FrictionCheck out;
-  if (!springs_on_ || spring_count_ == 0) return out;
-  friction_sums_.resize(ctx, 3);
-  const ProxPair* pairs = pairs_.data();
-  const uint32_t* list = spring_list_.data();  // the other pairs' terms are 0
-  const float* k = spring_k_.data();
-  const float* fc = spring_c_.data();
-  double* sums = friction_sums_.data();
-  // term 0: the drag's impulse h c |g_t|; 1: Coulomb's bound; 2: the excess
-  auto term = [=] CB_HD(int j, int which) {
-    const uint32_t p = list[j];
-    const ProxPair q = pairs[p];
-    const Vec3f g = pair_sum(q, v);
-    const float gn = dot(g, q.sn);
-    const float bound = q.mu * fmaxf(spring_normal_impulse(q, k[p], gn, h), 0.f);
-    const float impulse = h * fc[p] * length(g - q.sn * gn);
-    return which == 0 ? impulse : (which == 1 ? bound : fmaxf(impulse - bound, 0.f));
-  };
-  for (int which = 0; which < 3; ++which)  // three launches, one read-back
-    rows_sum(ctx, int(spring_count_), [=] CB_HD(int j) { return term(j, which); },
-             [=] CB_HD(double total) { sums[which] = total; }, friction_sum_);
-  const std::vector<double> s = friction_sums_.to_host();
-  out.impulse = s[0];
-  out.bound = s[1];
-  out.beyond = s[2];
-  return out;
-}
-
-size_t ClothRepulsion::flagged_pairs(const Context& ctx) const {
-  return size_t(reduce_sum(ctx, spring_scratch_.data(), pairs_.size()) + 0.5);
 }
 
 ClothRepulsion::Progress ClothRepulsion::progress() const {

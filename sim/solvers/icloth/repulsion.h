@@ -124,6 +124,13 @@ CB_HD inline float spring_normal_impulse(const ProxPair& q, float k, float gn, f
   return -h * h * k * gn - h * k * spring_allowance(q);
 }
 
+/// The incidence of the pairs ids[0..n) of `pairs` (ids ascending; backend
+/// memory): entries 4 ids[j] + k (pair, corner) with their vertex, sorted by
+/// vertex (stable: within a vertex by entry), so a vertex's run lists its pairs
+/// in the order of the pair list. vert, entry: (4 n).
+void sorted_incidence(const Context& ctx, const ProxPair* pairs, const uint32_t* ids, size_t n, uint32_t* vert,
+                      uint32_t* entry);
+
 /// Settings of the filter.
 struct RepulsionSettings {
   float scale = 1.25f; ///< proximity distance D = scale * thickness (per pair, the largest of its vertices)

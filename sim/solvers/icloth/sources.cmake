@@ -22,4 +22,4 @@ list(APPEND CLOTHBOX_SIM_CU
   solvers/icloth/collision_kernels.cu
   solvers/icloth/narrow_phase.cu
   solvers/icloth/zone_batch.cu)
-list(APPEND CLOTHBOX_SIM_CU solvers/icloth/repulsion.cu)
+list(APPEND CLOTHBOX_SIM_CU solvers/icloth/repulsion.cu solvers/icloth/pair_springs.cu)
