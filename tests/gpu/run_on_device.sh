@@ -17,9 +17,10 @@
 #       for a few launches of the PCG's kernels (DETAIL_KERNELS, DETAIL_FILTER,
 #       DETAIL_LAUNCHES, DETAIL_TIMEOUT; detail.txt);
 #       profile an nsys profile where nsys exists (nsys was not usable there);
-#       ab every icloth_bench* binary of the bundle in turn, each with every
-#       parameter set of AB_PARAMS (';'-separated sets of "name=value,...",
-#       CLOTHBOX_BENCH_PARAMS; none by default), AB_ROUNDS rounds
+#       ab every icloth_bench* binary of the bundle in turn, this checkout's
+#       icloth_bench with every parameter set of AB_PARAMS (';'-separated sets
+#       of "name=value,...", CLOTHBOX_BENCH_PARAMS; none by default), the
+#       other builds once a round without, AB_ROUNDS rounds
 #       (3) of AB_FILTER (the 200k funnel and sphere), AB_TIMEOUT each (60):
 #       ab.md gives each build's median us per PCG iteration (bench_table.py),
 #       the fair comparison of builds whose trajectories differ in the last
@@ -151,8 +152,11 @@ for s in "${sections[@]}"; do
       mapfile -t builds < <(ls "$bin"/icloth_bench*)
       IFS=';' read -ra psets <<<"${AB_PARAMS:-}"
       [ ${#psets[@]} -eq 0 ] && psets=("")
-      runs=()
-      for b in "${builds[@]}"; do for p in "${psets[@]}"; do runs+=("$b|$p"); done; done
+      runs=()  # the parameter sets on this checkout's build; the other builds once a round
+      for b in "${builds[@]}"; do
+        if [ "$(basename "$b")" = icloth_bench ]; then sets=("${psets[@]}"); else sets=(""); fi
+        for p in "${sets[@]}"; do runs+=("$b|$p"); done
+      done
       for r in $(seq 1 "${AB_ROUNDS:-3}"); do
         for k in "${!runs[@]}"; do
           run=${runs[$(((k + r - 1) % ${#runs[@]}))]}
@@ -163,7 +167,7 @@ for s in "${sections[@]}"; do
         done
       done
       python3 tests/gpu/bench_table.py "$out/ab.log" >"$out/ab.md" 2>&1
-      result[ab]="${#runs[@]} builds x parameter sets (see ab.md)" ;;
+      result[ab]="${#runs[@]} runs a round, ${AB_ROUNDS:-3} rounds (see ab.md)" ;;
     egl)  # the CUDA-GL interop path under EGL (no display): carry .gl (the GL loader
           # packages, see the device README) beside gpu-bundle
       for f in .gl/*.deb; do [ -f "$f" ] && dpkg -x "$f" /; done
