@@ -53,7 +53,7 @@ PairSprings ClothRepulsion::springs(const Context& ctx, const Vec3f* v, const M3
     if (h * dot(pair_sum(q, v), q.sn) <= -spring_allowance(q) && s > 0.f) k[p] = gamma / (h * h * s);
   });
   springs_on_ = true;
-  compact_spring_incidence(ctx);
+  list_springs(ctx);
   num_springs_ = spring_count_;
   spring_scratch_.fill_zero();  // the rounds flag the listed pairs only (release_pulling_springs, lag_friction)
   ps.pairs = pairs;
@@ -77,7 +77,7 @@ PairSprings ClothRepulsion::springs(const Context& ctx, const Vec3f* v, const M3
 // by entry), so every sum over them is what it was over that list. Springs are
 // only ever released within the step (k -> 0), never added, so the list stays
 // a superset of the active ones.
-void ClothRepulsion::compact_spring_incidence(const Context& ctx) {
+void ClothRepulsion::list_springs(const Context& ctx) {
   const size_t np = pairs_.size();
   entry_flag_.resize(ctx, np);
   spring_list_.resize(ctx, np);
@@ -122,7 +122,7 @@ void ClothRepulsion::allowance_rhs(const Context& ctx, float h, const float* inv
   const ProxPair* pairs = pairs_.data();
   const float* k = spring_k_.data();
   const float* flag = spring_scratch_.data();
-  const uint32_t* off = spring_off_.data();  // the pairs with a spring (compact_spring_incidence)
+  const uint32_t* off = spring_off_.data();  // the pairs with a spring (list_springs)
   const uint32_t* entry = spring_entry_.data();
   parallel_for(ctx, int(count_.size()), [=] CB_HD(int i) {
     if (inv_mass[i] == 0.f) return;

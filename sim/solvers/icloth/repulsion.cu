@@ -418,7 +418,7 @@ size_t ClothRepulsion::find(const Context& ctx, const Vec3f* x, const float* thi
   pairs_.resize(ctx, np);
   gather_pairs(ctx, all_.data(), keep_.data(), int(np), pairs_.data());
   nruns_ = nchunks_ = nfilter_ = 0;
-  if (np) compact_filter_incidence(ctx);
+  if (np) list_filter_pairs(ctx);
   dv_.resize(ctx, 4 * np);
   active_.resize(ctx, np);
   div_.resize(ctx, np);
@@ -436,7 +436,7 @@ size_t ClothRepulsion::find(const Context& ctx, const Vec3f* x, const float* thi
 // the order the incidence of every pair had (by vertex, then by entry), so each
 // vertex's sum adds the same impulses in the same order as over the full list
 // (on the CPU, bit for bit; on CUDA the chunks' bounds move).
-void ClothRepulsion::compact_filter_incidence(const Context& ctx) {
+void ClothRepulsion::list_filter_pairs(const Context& ctx) {
   const size_t np = pairs_.size();
   uint32_t* pair_flag = flags_.data();  // (candidates >= np) free after gather_pairs
   flag_overlapping(ctx, pairs_.data(), np, pair_flag);

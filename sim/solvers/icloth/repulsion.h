@@ -265,11 +265,11 @@ class ClothRepulsion {
  private:
   /// spring_list_: the pairs with k != 0; spring_entry_ / spring_vert_ /
   /// spring_off_ / spring_slot_: their incidence entries, sorted by vertex
-  void compact_spring_incidence(const Context& ctx);
+  void list_springs(const Context& ctx);
   /// filter_pairs_: the pairs that overlap, the only ones a filter pass can
   /// push; filter_entry_ / filter_vert_: their incidence entries, sorted by
   /// vertex; run_vert_ ... chunk_start_: the runs and chunks of those
-  void compact_filter_incidence(const Context& ctx);
+  void list_filter_pairs(const Context& ctx);
   CcdTopology topo_;
   CcdCandidates cand_;
   DeviceBuffer<Vec3f> rest_;       ///< (nverts) m, rest positions (empty: no rest filter)
@@ -279,7 +279,7 @@ class ClothRepulsion {
   DeviceBuffer<Int3> across_;      ///< (ntris) the vertex across each edge, -1: none (set_cloth)
   DeviceBuffer<ProxPair> all_, pairs_;
   DeviceBuffer<uint32_t> flags_, keep_;
-  DeviceBuffer<uint32_t> filter_pairs_, filter_entry_, filter_vert_;  ///< compact_filter_incidence
+  DeviceBuffer<uint32_t> filter_pairs_, filter_entry_, filter_vert_;  ///< list_filter_pairs
   DeviceBuffer<uint32_t> run_vert_, run_start_;     ///< the filter's runs, one per vertex
   DeviceBuffer<uint32_t> chunk_off_, chunk_start_;  ///< runs cut into chunks (repulsion.cu, Runs)
   size_t nfilter_ = 0, nruns_ = 0, nchunks_ = 0, candidates_ = 0, num_springs_ = 0;
