@@ -27,6 +27,16 @@ void flag_springs(const Context& ctx, const float* k, size_t n, uint32_t* flag) 
   parallel_for(ctx, int(n), [=] CB_HD(int p) { flag[p] = k[p] != 0.f ? 1u : 0u; });
 }
 
+// how many of the listed pairs list[0..n) have flag[p] != 0 (flags 1 / 0)
+size_t count_listed_flags(const Context& ctx, const float* flag, const uint32_t* list, size_t n,
+                          DeviceBuffer<double>& total, RowsSumScratch& scratch) {
+  if (n == 0) return 0;
+  total.resize(ctx, 1);
+  double* t = total.data();
+  rows_sum(ctx, int(n), [=] CB_HD(int j) { return flag[list[j]]; }, [=] CB_HD(double s) { *t = s; }, scratch);
+  return size_t(total.to_host()[0] + 0.5);
+}
+
 }  // namespace
 
 PairSprings ClothRepulsion::springs(const Context& ctx, const Vec3f* v, const M3* B, const float* inv_mass, float h,
@@ -55,7 +65,6 @@ PairSprings ClothRepulsion::springs(const Context& ctx, const Vec3f* v, const M3
   springs_on_ = true;
   list_springs(ctx);
   num_springs_ = spring_count_;
-  spring_scratch_.fill_zero();  // the rounds flag the listed pairs only (release_pulling_springs, lag_friction)
   ps.pairs = pairs;
   ps.k = k;
   ps.c = fc;
@@ -79,10 +88,10 @@ PairSprings ClothRepulsion::springs(const Context& ctx, const Vec3f* v, const M3
 // a superset of the active ones.
 void ClothRepulsion::list_springs(const Context& ctx) {
   const size_t np = pairs_.size();
-  entry_flag_.resize(ctx, np);
+  uint32_t* pair_flag = flags_.data();  // (candidates >= np) free after find()'s gather_pairs
   spring_list_.resize(ctx, np);
-  flag_springs(ctx, spring_k_.data(), np, entry_flag_.data());
-  spring_count_ = compact_indices(ctx, entry_flag_.data(), spring_list_.data(), np);
+  flag_springs(ctx, spring_k_.data(), np, pair_flag);
+  spring_count_ = compact_indices(ctx, pair_flag, spring_list_.data(), np);
   const size_t ns = 4 * spring_count_;
   spring_entry_.resize(ctx, ns);
   spring_vert_.resize(ctx, ns);
@@ -191,8 +200,8 @@ ClothRepulsion::FrictionCheck ClothRepulsion::check_friction(const Context& ctx,
   return out;
 }
 
-size_t ClothRepulsion::flagged_pairs(const Context& ctx) const {
-  return size_t(reduce_sum(ctx, spring_scratch_.data(), pairs_.size()) + 0.5);
+size_t ClothRepulsion::flagged_pairs(const Context& ctx) {
+  return count_listed_flags(ctx, spring_scratch_.data(), spring_list_.data(), spring_count_, flag_total_, flag_sum_);
 }
 
 }  // namespace cb::icloth

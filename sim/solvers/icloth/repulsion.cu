@@ -494,8 +494,7 @@ size_t ClothRepulsion::device_bytes() const {
          friction_sums_.bytes() + friction_sum_.bytes() +
          spring_scratch_.bytes() + across_.bytes() + spring_entry_.bytes() + spring_vert_.bytes() +
          spring_list_.bytes() + spring_slot_.bytes() + spring_t_.bytes() + spring_off_.bytes() +
-         entry_flag_.bytes() + filter_pairs_.bytes() + filter_entry_.bytes() +
-         filter_vert_.bytes();
+         flag_total_.bytes() + flag_sum_.bytes() + filter_pairs_.bytes() + filter_entry_.bytes() + filter_vert_.bytes();
 }
 
 }  // namespace cb::icloth

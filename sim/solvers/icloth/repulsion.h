@@ -285,18 +285,22 @@ class ClothRepulsion {
   size_t nfilter_ = 0, nruns_ = 0, nchunks_ = 0, candidates_ = 0, num_springs_ = 0;
   /// the incidence entries of the pairs with a spring, in the same order, and
   /// each vertex's range of them (nverts + 1): PairSprings::off / entry
-  DeviceBuffer<uint32_t> spring_entry_, spring_vert_, spring_off_, entry_flag_;
+  DeviceBuffer<uint32_t> spring_entry_, spring_vert_, spring_off_;
   DeviceBuffer<uint32_t> spring_list_;   ///< (npairs, spring_count_ used) the pairs with k != 0 (PairSprings::list)
   size_t spring_count_ = 0;
   DeviceBuffer<uint32_t> spring_slot_;   ///< (4 npairs) PairSprings::slot
   DeviceBuffer<SpringShare> spring_t_;   ///< (spring entries) PairSprings::t
   DeviceBuffer<float> spring_k_;     ///< (npairs) N/m (springs())
   DeviceBuffer<float> spring_c_;     ///< (npairs) N s/m (lag_friction())
-  DeviceBuffer<float> spring_scratch_;  ///< (npairs) per-pair flags (1/0) of the last round's call; 0 off the springs' list
+  /// (npairs) per-pair flags (1/0) of the last round's call, written and read
+  /// for the listed pairs only
+  DeviceBuffer<float> spring_scratch_;
   DeviceBuffer<double> friction_sums_;  ///< (3) N s, check_friction()'s sums
   RowsSumScratch friction_sum_;         ///< check_friction()'s launches
-  /// How many pairs the last spring call flagged in spring_scratch_.
-  size_t flagged_pairs(const Context& ctx) const;
+  /// How many listed pairs the last round's call flagged in spring_scratch_.
+  size_t flagged_pairs(const Context& ctx);
+  DeviceBuffer<double> flag_total_;  ///< (1) flagged_pairs()'s sum
+  RowsSumScratch flag_sum_;          ///< flagged_pairs()'s launch
   bool springs_on_ = false;          ///< springs() was called since the last find()
   DeviceBuffer<Vec3f> dv_;         ///< (4 npairs) velocity change per pair corner (the filter's pairs only)
   DeviceBuffer<uint32_t> active_;  ///< (npairs) the pair needed an impulse in this pass
