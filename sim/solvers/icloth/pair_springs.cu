@@ -27,14 +27,11 @@ void flag_springs(const Context& ctx, const float* k, size_t n, uint32_t* flag) 
   parallel_for(ctx, int(n), [=] CB_HD(int p) { flag[p] = k[p] != 0.f ? 1u : 0u; });
 }
 
-// how many of the listed pairs list[0..n) have flag[p] != 0 (flags 1 / 0)
-size_t count_listed_flags(const Context& ctx, const float* flag, const uint32_t* list, size_t n,
-                          DeviceBuffer<double>& total, RowsSumScratch& scratch) {
-  if (n == 0) return 0;
-  total.resize(ctx, 1);
-  double* t = total.data();
-  rows_sum(ctx, int(n), [=] CB_HD(int j) { return flag[list[j]]; }, [=] CB_HD(double s) { *t = s; }, scratch);
-  return size_t(total.to_host()[0] + 0.5);
+// *count = how many of the listed pairs list[0..n) have flag[p] != 0 (flags
+// 1 / 0; backend memory, not read back)
+void count_listed_flags(const Context& ctx, const float* flag, const uint32_t* list, size_t n, double* count,
+                        RowsSumScratch& scratch) {
+  rows_sum(ctx, int(n), [=] CB_HD(int j) { return flag[list[j]]; }, [=] CB_HD(double s) { *count = s; }, scratch);
 }
 
 }  // namespace
@@ -102,9 +99,8 @@ void ClothRepulsion::list_springs(const Context& ctx) {
   scatter_slots(ctx, spring_entry_.data(), ns, spring_slot_.data());
 }
 
-size_t ClothRepulsion::release_pulling_springs(const Context& ctx, const Vec3f* v, float h, const float* inv_mass,
-                                              Vec3f* rhs) {
-  if (!springs_on_) return 0;
+void ClothRepulsion::release_pulling_springs(const Context& ctx, const Vec3f* v, float h, const float* inv_mass,
+                                             Vec3f* rhs, double* count) {
   const ProxPair* pairs = pairs_.data();
   const uint32_t* list = spring_list_.data();  // a pair without a spring has nothing to release
   float* k = spring_k_.data();
@@ -116,13 +112,12 @@ size_t ClothRepulsion::release_pulling_springs(const Context& ctx, const Vec3f* 
     const bool pulls = k[p] != 0.f && h * dot(g, q.sn) > -spring_allowance(q);
     released[p] = pulls ? 1.f : 0.f;
   });
-  const size_t n = flagged_pairs(ctx);
-  if (n == 0) return 0;
+  flagged_pairs(ctx, count);
+  // without a read of the count: with none released both add nothing (rhs += -0)
   allowance_rhs(ctx, h, inv_mass, -1.f, true, rhs);  // the released springs' pull leaves the rhs
   parallel_for(ctx, int(spring_count_), [=] CB_HD(int j) {
     if (released[list[j]] != 0.f) k[list[j]] = 0.f;
   });
-  return n;
 }
 
 void ClothRepulsion::allowance_rhs(const Context& ctx, float h, const float* inv_mass, float sign, bool released_only,
@@ -147,8 +142,8 @@ void ClothRepulsion::allowance_rhs(const Context& ctx, float h, const float* inv
   });
 }
 
-size_t ClothRepulsion::lag_friction(const Context& ctx, const Vec3f* v, const float* inv_mass, float h) {
-  if (!springs_on_) return 0;
+void ClothRepulsion::lag_friction(const Context& ctx, const Vec3f* v, const float* inv_mass, float h,
+                                  double* count) {
   const ProxPair* pairs = pairs_.data();
   const uint32_t* list = spring_list_.data();  // without a spring (k = 0): no normal impulse, no drag
   const float* k = spring_k_.data();
@@ -168,7 +163,7 @@ size_t ClothRepulsion::lag_friction(const Context& ctx, const Vec3f* v, const fl
     fc[p] = c;
     rubbing[p] = fc[p] > 0.f ? 1.f : 0.f;
   });
-  return flagged_pairs(ctx);
+  flagged_pairs(ctx, count);
 }
 
 ClothRepulsion::FrictionCheck ClothRepulsion::check_friction(const Context& ctx, const Vec3f* v, float h) {
@@ -200,8 +195,8 @@ ClothRepulsion::FrictionCheck ClothRepulsion::check_friction(const Context& ctx,
   return out;
 }
 
-size_t ClothRepulsion::flagged_pairs(const Context& ctx) {
-  return count_listed_flags(ctx, spring_scratch_.data(), spring_list_.data(), spring_count_, flag_total_, flag_sum_);
+void ClothRepulsion::flagged_pairs(const Context& ctx, double* count) {
+  count_listed_flags(ctx, spring_scratch_.data(), spring_list_.data(), spring_count_, count, flag_sum_);
 }
 
 }  // namespace cb::icloth

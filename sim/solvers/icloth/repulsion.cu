@@ -406,6 +406,7 @@ size_t ClothRepulsion::find(const Context& ctx, const Vec3f* x, const float* thi
   const size_t n = cand_.vf.size() + cand_.ee.size();
   candidates_ = n;
   springs_on_ = false;
+  spring_count_ = 0;  // none listed until springs(): the rounds then count 0
   all_.resize(ctx, n);
   flags_.resize(ctx, n);
   keep_.resize(ctx, n);
@@ -494,7 +495,7 @@ size_t ClothRepulsion::device_bytes() const {
          friction_sums_.bytes() + friction_sum_.bytes() +
          spring_scratch_.bytes() + across_.bytes() + spring_entry_.bytes() + spring_vert_.bytes() +
          spring_list_.bytes() + spring_slot_.bytes() + spring_t_.bytes() + spring_off_.bytes() +
-         flag_total_.bytes() + flag_sum_.bytes() + filter_pairs_.bytes() + filter_entry_.bytes() + filter_vert_.bytes();
+         flag_sum_.bytes() + filter_pairs_.bytes() + filter_entry_.bytes() + filter_vert_.bytes();
 }
 
 }  // namespace cb::icloth

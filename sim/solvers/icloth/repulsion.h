@@ -210,12 +210,14 @@ class ClothRepulsion {
   /// the springs whose gap opens (sn . sum_k w_k v_k > 0: stretched, they pull
   /// the features together; for a pair ahead, h sn . g > -a: the gap ends
   /// beyond D) are taken out (k = 0), and the pulls of released pairs ahead
-  /// leave rhs (kg m/s; inv_mass 1/kg, h s). Returns how many; the solve
+  /// leave rhs (kg m/s; inv_mass 1/kg, h s). *count (backend memory, not read
+  /// back: the round reads its counts at once) = how many; the solve
   /// is then repeated without them (an active set; Baraff & Witkin 1998, Sec.
   /// 5.3, release a constraint that pulls). Where redundant springs share a
   /// load, the solve makes some of them pull against the others; their pull
   /// would also feed the friction (lag_friction) a normal force that is not there.
-  size_t release_pulling_springs(const Context& ctx, const Vec3f* v, float h, const float* inv_mass, Vec3f* rhs);
+  void release_pulling_springs(const Context& ctx, const Vec3f* v, float h, const float* inv_mass, Vec3f* rhs,
+                               double* count);
   /// rhs += sign * h f0 of the springs of pairs ahead (their pull -k a w_k sn
   /// at the start of the step; all springs, or those flagged as released).
   void allowance_rhs(const Context& ctx, float h, const float* inv_mass, float sign, bool released_only, Vec3f* rhs);
@@ -237,9 +239,10 @@ class ClothRepulsion {
   /// round to round (after an odd number of rounds the funnel's pair friction
   /// was 5-7 times Coulomb's bound mu lambda_n, after an even number 0.7-0.9
   /// times; damped, 1.5 after three rounds: RESULTS.md, eleventh session).
-  /// Returns the number of pairs with a drag. (The filter's passes after the
-  /// solve add friction only from their own impulses.)
-  size_t lag_friction(const Context& ctx, const Vec3f* v, const float* inv_mass, float h);
+  /// *count (backend memory, not read back) = the number of pairs with a drag.
+  /// (The filter's passes after the solve add friction only from their own
+  /// impulses.)
+  void lag_friction(const Context& ctx, const Vec3f* v, const float* inv_mass, float h, double* count);
   /// Coulomb's law checked on the springs' friction of the solve that gave the
   /// velocities v (m/s): each drag applied the impulse h c |g_t| (N s) on its
   /// pair, and Coulomb allows mu lambda_n with the spring's normal impulse
@@ -297,9 +300,9 @@ class ClothRepulsion {
   DeviceBuffer<float> spring_scratch_;
   DeviceBuffer<double> friction_sums_;  ///< (3) N s, check_friction()'s sums
   RowsSumScratch friction_sum_;         ///< check_friction()'s launches
-  /// How many listed pairs the last round's call flagged in spring_scratch_.
-  size_t flagged_pairs(const Context& ctx);
-  DeviceBuffer<double> flag_total_;  ///< (1) flagged_pairs()'s sum
+  /// *count (backend memory) = how many listed pairs the last round's call
+  /// flagged in spring_scratch_.
+  void flagged_pairs(const Context& ctx, double* count);
   RowsSumScratch flag_sum_;          ///< flagged_pairs()'s launch
   bool springs_on_ = false;          ///< springs() was called since the last find()
   DeviceBuffer<Vec3f> dv_;         ///< (4 npairs) velocity change per pair corner (the filter's pairs only)

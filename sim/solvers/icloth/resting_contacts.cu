@@ -3,6 +3,7 @@
 
 #include "sim/core/algorithms.h"
 #include "sim/core/parallel.h"
+#include "sim/core/rows_sum.h"
 
 namespace cb::icloth {
 namespace {
@@ -160,15 +161,14 @@ void add_resting_rhs(const Context& ctx, const RestingContact* rc, int n, float 
   });
 }
 
-size_t update_resting_friction(const Context& ctx, const SystemView& A, RestingContact* rc, int n, const Vec3f* v,
-                               float tol, M3* E, Vec3f* rhs, float* changed) {
+void update_resting_friction(const Context& ctx, const SystemView& A, RestingContact* rc, int n, const Vec3f* v,
+                             float tol, M3* E, Vec3f* rhs, double* count, RowsSumScratch& scratch) {
   const float h = A.h;
   const SystemView A_free = without_contacts(A);
   prepare_system_rows(ctx, A_free, v);  // contact_impulse's rows
-  parallel_for(ctx, n, [=] CB_HD(int i) {
-    changed[i] = 0.f;
+  const auto row = [=] CB_HD(int i) -> float {  // 1: contact i changed and asks for a re-solve
     RestingContact c = rc[i];
-    if (!(c.k > 0.f)) return;
+    if (!(c.k > 0.f)) return 0.f;
     const Relative r = relative(c, v[i]);
     const float hk = h * h * c.k;  // kg/s: the spring's impulse per m/s
     const float slack = tol * c.diag;  // kg m/s: changes the vertex's velocity by tol, alone
@@ -181,25 +181,25 @@ size_t update_resting_friction(const Context& ctx, const SystemView& A, RestingC
       rc[i].fresh = 0;
       const float ln = dot(contact_impulse(A_free, v, rhs, c, i), c.normal);
       const float lt = length(r.vt), bound = fmaxf(0.f, c.friction * (ln - c.approach));
-      if (bound <= tol * A_free.mass[i]) return;  // friction under tol m/s alone: not worth a re-solve
+      if (bound <= tol * A_free.mass[i]) return 0.f;  // friction under tol m/s alone: not worth a re-solve
       resolve = lt > tol;  // at rest on it already: held from now on, no re-solve
       if (!resolve || A_free.mass[i] * lt <= bound)
         c.stick = 1;  // static friction stops it alone: held (the next rounds check for a slip)
       else
         c.impulse = r.vt * (-bound / lt);  // Coulomb's kinetic friction against the slip
     } else {
-      if (!c.stick || !(c.friction > 0.f)) return;
+      if (!c.stick || !(c.friction > 0.f)) return 0.f;
       const float lt = length(r.vt), bound = c.friction * hk * fmaxf(0.f, -r.vn);
-      if (hk * lt - bound <= slack) return;  // static friction holds, or nearly
+      if (hk * lt - bound <= slack) return 0.f;  // static friction holds, or nearly
       c.stick = 0, c.released = 1;
       c.impulse = r.vt * (-bound / lt);  // Coulomb's kinetic friction against the slip
     }
     E[i] = resting_block(c);
     rhs[i] += resting_rhs(c, h) - before;
     rc[i] = c;
-    changed[i] = resolve ? 1.f : 0.f;
-  });
-  return size_t(reduce_sum(ctx, changed, size_t(n)) + 0.5);
+    return resolve ? 1.f : 0.f;
+  };
+  rows_sum(ctx, n, row, [=] CB_HD(double changed) { *count = changed; }, scratch);
 }
 
 void finish_resting_friction(const Context& ctx, const SystemView& A, const RestingContact* rc, int n,

@@ -44,6 +44,7 @@
 
 #include "sim/collision/obstacle_proximity.h"
 #include "sim/core/backend.h"
+#include "sim/core/rows_sum.h"
 #include "sim/scene/shape.h"
 #include "sim/solvers/icloth/system_kernels.h"
 
@@ -102,10 +103,11 @@ void add_resting_rhs(const Context& ctx, const RestingContact* rc, int n, float 
 ///    on the rhs; it is left as it is where B changes its velocity by less than
 ///    tol alone (B <= tol m), and held without a re-solve where it already
 ///    moves by less than tol (|v_t| <= tol); either way it is fresh no more.
-/// Updates rc, E and rhs in place; returns how many contacts changed (then the
-/// step is solved again). `changed` is (n) scratch.
-size_t update_resting_friction(const Context& ctx, const SystemView& A, RestingContact* rc, int n, const Vec3f* v,
-                               float tol, M3* E, Vec3f* rhs, float* changed);
+/// Updates rc, E and rhs in place; *count (backend memory, not read back: the
+/// round reads its counts at once) = how many contacts changed (then the step
+/// is solved again).
+void update_resting_friction(const Context& ctx, const SystemView& A, RestingContact* rc, int n, const Vec3f* v,
+                             float tol, M3* E, Vec3f* rhs, double* count, RowsSumScratch& scratch);
 
 /// How many vertices have a resting contact this step (a spring, k > 0).
 /// `scratch` is (n) floats.

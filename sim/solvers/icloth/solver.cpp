@@ -82,7 +82,7 @@ IClothSolver::IClothSolver(const Context& ctx, const ClothModel& model) : ctx_(c
   d.resting_k.resize(ctx, n);
   d.stuck.upload(ctx, std::vector<uint8_t>(n, 0));
   d.carried.upload(ctx, std::vector<Vec3f>(n, Vec3f{0, 0, 0}));
-  d.changed.resize(ctx, n);
+  d.round_counts.resize(ctx, 3);
   d.h_mass = model.mass;
   d.cloth_mass = 0;
   for (float m : model.mass) d.cloth_mass += double(m);
@@ -165,7 +165,7 @@ size_t IClothSolver::device_bytes() const {
   return d.tris.bytes() + d.bends.bytes() + d.tri_rest.bytes() + d.bend_rest.bytes() + d.pattern.bytes() +
          d.mass.bytes() * 4 + d.tri_grad.bytes() + d.bend_grad.bytes() * 2 + d.tri_hw.bytes() + d.bend_hs.bytes() +
          d.speed.bytes() + d.K.bytes() + d.f.bytes() * 5 + d.cg.bytes() + d.contacts.bytes() + d.resting.bytes() +
-         d.resting_k.bytes() + d.stuck.bytes() + d.carried.bytes() + d.changed.bytes() + d.diag_block.bytes() +
+         d.resting_k.bytes() + d.stuck.bytes() + d.carried.bytes() + d.round_counts.bytes() + d.round_sum.bytes() + d.diag_block.bytes() +
          d.mesh_prox.device_bytes() + d.friction.bytes() + d.repulsion.device_bytes() + d.mg.device_bytes() +
          d.edges.bytes() + d.edge_rest.bytes() + d.edge_scratch.bytes() + d.newton_b0.bytes() * 5 +
          d.settle_v.bytes() + d.energy_scratch.bytes() + d.ease.bytes();
@@ -310,18 +310,24 @@ void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, dou
     const double first_scale = r.scale;
     const int rounds = A.prox.k ? std::max(params_.spring_rounds, kContactRounds) : kContactRounds;
     for (int round = 0; (A.prox.k || resting) && round < rounds; ++round) {  // contacts' active sets
-      size_t released = 0, rubbing = 0, slips = 0;
       ScopedStage updates(in.timer, "contact rounds");
-      if (A.prox.k && round < params_.spring_rounds) {
-        released = d.repulsion.release_pulling_springs(ctx_, d.v_new.data(), h, state.inv_mass.data(), d.rhs.data());
-        add_stat(in.stats, "released springs", double(released));
-        rubbing = d.repulsion.lag_friction(ctx_, d.v_new.data(), state.inv_mass.data(), h);
+      // the round's counts on the backend, read back at once: released springs,
+      // pairs with a drag, resting contacts changed
+      double* counts = d.round_counts.data();
+      const bool spring_round = A.prox.k && round < params_.spring_rounds;
+      const bool resting_round = resting && round < kContactRounds;
+      if (spring_round) {
+        d.repulsion.release_pulling_springs(ctx_, d.v_new.data(), h, state.inv_mass.data(), d.rhs.data(), counts);
+        d.repulsion.lag_friction(ctx_, d.v_new.data(), state.inv_mass.data(), h, counts + 1);
       }
-      if (resting && round < kContactRounds) {
-        slips = update_resting_friction(ctx_, A, d.resting.data(), n, d.v_new.data(), kSlipTolerance,
-                                        d.resting_k.data(), d.rhs.data(), d.changed.data());
-        add_stat(in.stats, "contact changes", double(slips));
-      }
+      if (resting_round)
+        update_resting_friction(ctx_, A, d.resting.data(), n, d.v_new.data(), kSlipTolerance, d.resting_k.data(),
+                                d.rhs.data(), counts + 2, d.round_sum);
+      const std::vector<double> c = d.round_counts.to_host();
+      const auto count = [&](bool ran, int k) { return ran ? size_t(c[size_t(k)] + 0.5) : size_t(0); };
+      const size_t released = count(spring_round, 0), rubbing = count(spring_round, 1), slips = count(resting_round, 2);
+      if (spring_round) add_stat(in.stats, "released springs", double(released));
+      if (resting_round) add_stat(in.stats, "contact changes", double(slips));
       if (released == 0 && rubbing == 0 && slips == 0) break;
       // to the first solve's scale (already >= cg_floor): a re-solve starts near its
       // answer. Capped at cg_resolve_iterations while the cloth-cloth springs' drags

@@ -50,7 +50,8 @@ struct IClothSolver::Impl {
   DeviceBuffer<M3> resting_k;            ///< (n) N/m, their springs (SystemView::extra)
   DeviceBuffer<uint8_t> stuck;           ///< (n) friction state at the end of the last step (resting_contacts.h: kFree...)
   DeviceBuffer<Vec3f> carried;           ///< (n) kg m/s, kinetic friction for the next step (finish_resting_friction)
-  DeviceBuffer<float> changed;           ///< (n) scratch of update_resting_friction
+  DeviceBuffer<double> round_counts;     ///< (3) a contact round's counts (step_once), read at once
+  RowsSumScratch round_sum;              ///< update_resting_friction's launch
   bool stuck_set = false;                ///< stuck / carried may hold values (cleared when resting contacts stop)
   /// no resting friction carries over into the next step (stuck, carried zero)
   void forget_resting_friction() {
