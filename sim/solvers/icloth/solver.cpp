@@ -165,7 +165,8 @@ size_t IClothSolver::device_bytes() const {
   return d.tris.bytes() + d.bends.bytes() + d.tri_rest.bytes() + d.bend_rest.bytes() + d.pattern.bytes() +
          d.mass.bytes() * 4 + d.tri_grad.bytes() + d.bend_grad.bytes() * 2 + d.tri_hw.bytes() + d.bend_hs.bytes() +
          d.speed.bytes() + d.K.bytes() + d.f.bytes() * 5 + d.cg.bytes() + d.contacts.bytes() + d.resting.bytes() +
-         d.resting_k.bytes() + d.stuck.bytes() + d.carried.bytes() + d.round_counts.bytes() + d.round_sum.bytes() + d.diag_block.bytes() +
+         d.resting_k.bytes() + d.stuck.bytes() + d.carried.bytes() + d.round_counts.bytes() + d.round_sum.bytes() +
+         d.diag_block.bytes() +
          d.mesh_prox.device_bytes() + d.friction.bytes() + d.repulsion.device_bytes() + d.mg.device_bytes() +
          d.edges.bytes() + d.edge_rest.bytes() + d.edge_scratch.bytes() + d.newton_b0.bytes() * 5 +
          d.settle_v.bytes() + d.energy_scratch.bytes() + d.ease.bytes();
