@@ -306,6 +306,18 @@ void mg_precondition(const Context& ctx, int n, Multigrid& mg, CgScratch& s, boo
   }, s.sum);
 }
 
+// the solve's result from its final scalars; r_norm is the residual's r.P r
+// (block-Jacobi norm: rz without a multigrid, rzj with one)
+CgResult solve_result(const CgScalars& sc, double r_norm, const CoarseResult& coarse, bool shifted) {
+  CgResult res;
+  res.iterations = sc.iterations;
+  res.scale = sc.rz0;
+  res.rel_residual = sc.rz0 > 0 ? std::sqrt(std::max(r_norm, 0.0) / sc.rz0) : 0.0;
+  res.coarse = coarse;
+  res.shifted = shifted;
+  return res;
+}
+
 CgResult mg_pcg_solve(const Context& ctx, const SystemView& A, const Vec3f* b, Vec3f* x, CgScratch& s, int max_iter,
                       float tol, double floor, Multigrid& mg, const CoarseStart* coarse, const Vec3f* shift) {
   const int n = A.pat.nverts;
@@ -324,13 +336,7 @@ CgResult mg_pcg_solve(const Context& ctx, const SystemView& A, const Vec3f* b, V
     mg_precondition(ctx, n, mg, s, false);
     cg_direction(ctx, A, s, s.p.data(), s.p.data());
   }
-  CgResult res;
-  res.iterations = host[0].iterations;
-  res.scale = host[0].rz0;
-  res.rel_residual = host[0].rz0 > 0 ? std::sqrt(std::max(host[0].rzj, 0.0) / host[0].rz0) : 0.0;
-  res.coarse = coarse_res;
-  res.shifted = shifted;
-  return res;
+  return solve_result(host[0], host[0].rzj, coarse_res, shifted);
 }
 
 }  // namespace
@@ -375,13 +381,7 @@ CgResult pcg_solve(const Context& ctx, const SystemView& A, const Vec3f* b, Vec3
     before = host[0];
     s.scalars.download(host);
   }
-  CgResult res;
-  res.iterations = host[0].iterations;
-  res.scale = host[0].rz0;
-  res.rel_residual = host[0].rz0 > 0 ? std::sqrt(std::max(host[0].rz, 0.0) / host[0].rz0) : 0.0;
-  res.coarse = coarse_res;
-  res.shifted = shifted;
-  return res;
+  return solve_result(host[0], host[0].rz, coarse_res, shifted);
 }
 
 }  // namespace cb::icloth
