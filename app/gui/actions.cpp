@@ -61,6 +61,8 @@ void note_crossings_taken_over(App& app, const std::string& solver) {
   app.notify(solver + " takes over a cloth that already crosses itself or an obstacle in " +
                  std::to_string(long(crossed)) + what,
              false);
+  app.crossing_notice = app.message;
+  app.crossing_pairs = long(crossed);
 }
 
 std::string set_settings(App& app, const json& a, const std::string& type) {
@@ -100,6 +102,7 @@ std::string dispatch(App& app, const json& a, const std::string& type) {
   else if (type == "step") app.step_once = true;
   else if (type == "reset") {
     app.world->reset();
+    app.crossing_notice.clear();
     app.input.mode = DragMode::None;
     app.history.clear();
   }
@@ -108,6 +111,7 @@ std::string dispatch(App& app, const json& a, const std::string& type) {
     const std::string name = a.at("name").get<std::string>();
     std::string err = app.world->set_solver(name);
     app.solver_message = err;
+    app.crossing_notice.clear();
     if (err.empty()) note_crossings_taken_over(app, name);
     return err;
   } else if (type == "set_param") return set_param(app, a);

@@ -89,6 +89,11 @@ struct App {
 
   std::string message;            ///< last notice or refusal, shown in the UI
   bool message_is_error = false;
+  /// A solver switched in over a crossed cloth said so (actions.cpp): that
+  /// notice and the pairs it counted, until a frame counts no crossing
+  /// (frame_loop.cpp, follow_crossing_notice); empty when none stands.
+  std::string crossing_notice;
+  long crossing_pairs = 0;
   std::string solver_message;     ///< last solver-parameter refusal
 
   /// Window size in screen coordinates (mouse coordinates).

@@ -85,10 +85,29 @@ void apply_events(App& app) {
     for (const json& ev : app.replayer.take(app.frame)) apply_event(app, ev);
 }
 
+// A takeover's notice of crossings (actions.cpp) stands until a frame's check
+// counts none; then the window says they are gone, instead of warning about a
+// cloth that no longer crosses. A notice given since replaces the watch.
+void follow_crossing_notice(App& app) {
+  if (app.crossing_notice.empty()) return;
+  if (app.message != app.crossing_notice) {
+    app.crossing_notice.clear();
+    return;
+  }
+  const FrameStats& st = app.world->stats();
+  if (st.get("intersecting pairs", -1) != 0) return;  // still crossed, or not counted
+  app.notify(app.world->solver_name() + ": the " + std::to_string(app.crossing_pairs) +
+                 " crossed triangle pairs it took over are cleared; nothing crosses since frame " +
+                 std::to_string(st.frame) + ".",
+             false);
+  app.crossing_notice.clear();
+}
+
 void simulate(App& app) {
   if (!app.playing && !app.step_once) return;
   app.step_once = false;
   app.world->step();
+  follow_crossing_notice(app);
   app.history.push(app.world->stats());
   if (app.track_steps) record_step(app);
 }

@@ -385,14 +385,16 @@ TEST(Window, SwitchingOverACrossedClothSaysSoAndShowsWhere) {
 // The shipped Verlet fold crosses itself in 116 triangle pairs at frame 60.
 // Switched to icloth there, the window says it untangles first, and after
 // I-Cloth's first frames nothing crosses: the magenta overlay the switch
-// turned on shows nothing.
+// turned on shows nothing, and the notice no longer warns of crossings but
+// says they are cleared.
 TEST(Window, SwitchingToIClothOverACrossedFoldUntanglesIt) {
   CB_REQUIRE_WINDOW();
   if (!find_solver("icloth") || !find_solver("verlet")) GTEST_SKIP() << "needs verlet and icloth";
   std::string dir = scratch_dir("untangle_switch");
   write_replay(dir + "/replay.json",
                json::array({{{"frame", 60}, {"type", "set_solver"}, {"name", "icloth"}},
-                            {{"frame", 60}, {"type", "dump_state"}, {"path", dir + "/switch.json"}}}),
+                            {{"frame", 60}, {"type", "dump_state"}, {"path", dir + "/switch.json"}},
+                            {{"frame", 62}, {"type", "dump_state"}, {"path", dir + "/clean.json"}}}),
                1000, 700);
   run_ok("--scene " + source_path("scenes/verlet_fold.json") + " --solver verlet --backend cpu --replay " + dir +
          "/replay.json --frames 63 --exit --size 1000x700 --hide-ui --screenshot " + dir + "/after.png --dump-state " +
@@ -404,6 +406,13 @@ TEST(Window, SwitchingToIClothOverACrossedFoldUntanglesIt) {
   const json after = read_json(dir + "/after.json");
   EXPECT_EQ(after.at("solver").get<std::string>(), "icloth");
   EXPECT_EQ(after.at("stats").at("intersecting pairs").get<double>(), 0);
+  const json clean = read_json(dir + "/clean.json");  // before the screenshot's own notice
+  ASSERT_EQ(clean.at("stats").at("intersecting pairs").get<double>(), 0);
+  const std::string cleared = clean.at("message").get<std::string>();
+  const long handed = long(at_switch.at("stats").at("intersecting pairs").get<double>());
+  EXPECT_NE(cleared.find("icloth: the " + std::to_string(handed) + " crossed triangle pairs it took over are cleared"),
+            std::string::npos)
+      << cleared;
   Image img;
   ASSERT_TRUE(read_png(dir + "/after.png", &img));
   size_t cloth = 0;
