@@ -20,6 +20,7 @@
 
 #include <memory>
 
+#include "sim/solvers/icloth/cg.h"
 #include "sim/solvers/icloth/params.h"
 #include "sim/solvers/icloth/repulsion.h"
 #include "sim/solvers/icloth/system_kernels.h"
@@ -49,6 +50,14 @@ class IClothSolver : public Solver {
   /// which pieces take the repulsion's rest limit (solver.cpp, kReachOverEdge)
   void update_thick_pieces();
   void step_once(const StepInputs& in, SimState& state, float h, double t, float tau0, float tau1);
+  // step_once's stages (solver.cpp), in the order it runs them
+  void find_proximity(const StepInputs& in, const SimState& state);
+  void assemble_forces(const StepInputs& in, const SimState& state, const SystemView& A, float h, double t);
+  void solve_velocities(const StepInputs& in, SimState& state, const SystemView& A, float h, bool resting);
+  CgResult first_solve(const StepInputs& in, const SystemView& A, float h, bool untouched);
+  CgResult contact_rounds(const StepInputs& in, const SimState& state, const SystemView& A, float h, bool resting,
+                          const CgResult& first);
+  void filter_obstacles(const StepInputs& in, SimState& state, const SystemView& A, float h, bool resting);
   int settle(const StepInputs& in, SimState& state, float h, int substeps);
   bool untangle_crossed(const StepInputs& in, SimState& state);
   size_t push_out_of_bodies(const StepInputs& in, SimState& state, const std::vector<Vec3f>& x,
