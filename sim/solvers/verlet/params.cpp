@@ -17,6 +17,7 @@ ParamTable VerletParams::to_table() const {
   t.add_float("max_stretch", max_stretch, 0, 10, "", "strain limit of structural/shear springs (0.1 = 10 %)");
   t.add_int("strain_iterations", strain_iterations, 0, 100, "strain-limiting Jacobi iterations per sub-step");
   t.add_bool("long_range", long_range, "long-range attachments: tether vertices to their nearest pin");
+  t.add_bool("grab_holds", grab_holds, "the strain limit holds the grabbed vertices at the grab (the cloth follows)");
   t.group("virtual spheres (Zheng 2021)");
   t.add_float("radius_scale", radius_scale, 0.1, 2, "", "virtual sphere radius / half the rest length");
   t.add_choice("store", int(store), {"hash", "dense", "all-pairs"},
@@ -40,6 +41,7 @@ std::string VerletParams::from_table(const ParamTable& t) {
   p.max_stretch = float(t.get("max_stretch"));
   p.strain_iterations = t.get_int("strain_iterations");
   p.long_range = t.get_bool("long_range");
+  p.grab_holds = t.get_bool("grab_holds");
   p.radius_scale = float(t.get("radius_scale"));
   p.store = SphereStore(t.get_int("store"));
   p.thesis_cells = t.get_bool("thesis_cells");

@@ -33,6 +33,13 @@ struct VerletParams {
   /// Long-range attachments (Kim et al. 2012): no vertex gets farther from its
   /// nearest pin than (1 + max_stretch) x the rest-shape path length between them.
   bool long_range = true;
+  /// The mouse grab is projected before the strain limit and its vertices are
+  /// held there (as pins are) through the strain passes, so the cloth around
+  /// the grab follows it. False: projected after them (the order of the first
+  /// versions), where a corner pulled 0.3 m stretched its edges 14-fold into a
+  /// spike (RESULTS.md, thirty-eighth session); the tangled-start tests keep
+  /// that order for the violent swings they hand over.
+  bool grab_holds = true;
   /// Virtual spheres: radius = radius_scale x half the rest length.
   float radius_scale = 1.f;
   SphereStore store = SphereStore::HashGrid;

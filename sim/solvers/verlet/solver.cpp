@@ -163,15 +163,25 @@ void VerletSolver::substep(const StepInputs& in, SimState& state, float h, float
     verlet::ForceInputs f{in.env.gravity, in.env.wind, in.env.air_drag, t, h};
     verlet::predict(ctx_, m, f, state.x.data(), state.v.data(), w, xa_.data(), v1_.data());
     if (moved_a_.size() != size_t(m.n)) moved_a_.resize(ctx_, size_t(m.n)), moved_b_.resize(ctx_, size_t(m.n));
+    // the grab first, its vertices then held like pins: the strain passes pull
+    // the cloth after it instead of leaving it behind
+    const bool hold = params_.grab_holds && in.grab.active;
+    const float* ws = w;  // the strain passes' inverse masses
+    if (hold) {
+      verlet::apply_grab(ctx_, in.grab, xa_.data(), w);
+      if (held_w_.size() != size_t(m.n)) held_w_.resize(ctx_, size_t(m.n));
+      verlet::hold_grabbed(ctx_, in.grab, w, m.n, held_w_.data());
+      ws = held_w_.data();
+    }
     for (int it = 0; it < params_.strain_iterations; ++it) {
-      verlet::strain_limit(ctx_, m, params_.max_stretch, w, xa_.data(), xb_.data(), it ? moved_a_.data() : nullptr,
+      verlet::strain_limit(ctx_, m, params_.max_stretch, ws, xa_.data(), xb_.data(), it ? moved_a_.data() : nullptr,
                            moved_b_.data());
       xa_.swap(xb_);
       moved_a_.swap(moved_b_);
     }
     if (params_.long_range && any_pin_)
-      verlet::long_range_attach(ctx_, m.n, anchor_.data(), geodesic_.data(), params_.max_stretch, w, xa_.data());
-    verlet::apply_grab(ctx_, in.grab, xa_.data(), w);
+      verlet::long_range_attach(ctx_, m.n, anchor_.data(), geodesic_.data(), params_.max_stretch, ws, xa_.data());
+    verlet::apply_grab(ctx_, in.grab, xa_.data(), w);  // with hold: the free light corners moved, onto the target again
   }
   collide_obstacles(in, state, h);
   if (in.self_collision) self_collide(in, state, h);

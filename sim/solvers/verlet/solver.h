@@ -12,8 +12,9 @@
 //
 // One sub-step (h = dt / substeps), every pass one thread per vertex:
 //   1. predict   x1 = x + h ((1 - damp h) v + h a), a = springs + gravity + wind drag
-//   2. strain    Jacobi strain limiting of structural/shear springs (Provot 1995)
-//   3. grab      project the mouse grab
+//   2. grab      project the mouse grab (grab_holds: then held through step 3)
+//   3. strain    Jacobi strain limiting of structural/shear springs (Provot 1995),
+//                long-range attachments (without grab_holds: the grab after them)
 //   4. obstacles analytic shapes (shape_distance) and meshes (ObstacleProximity)
 //   5. spheres   contact lists from the chosen store, Jacobi TOI response, obstacles again
 //   6. finish    v = (x1 - x) / h with contact damping; x = x1
@@ -87,6 +88,7 @@ class VerletSolver : public Solver {
   DeviceBuffer<Vec3f> xa_, xb_;
   DeviceBuffer<Vec3f> v1_;  ///< (n) m/s, the sub-step's predicted velocity (verlet::predict)
   DeviceBuffer<uint8_t> moved_a_, moved_b_;  ///< (n) strain pass corrected the vertex (ping-pong)
+  DeviceBuffer<float> held_w_;  ///< (n) 1/kg, the inverse masses with the grabbed vertices held (grab_holds)
   DeviceBuffer<uint32_t> ccount_, cids_;
   DeviceBuffer<float> overlap_;   ///< per sphere, deepest listed overlap (m), for the stats and the debug draw
   DeviceBuffer<float> touching_;  ///< per sphere, 1 if it overlaps a listed sphere

@@ -66,6 +66,18 @@ void apply_grab(const Context& ctx, const Grab& g, Vec3f* x, const float* w) {
   parallel_for(ctx, 1, [=] CB_HD(int) { project_grab(gg, x, w); });
 }
 
+void hold_grabbed(const Context& ctx, const Grab& g, const float* w, int n, float* held) {
+  constexpr float kHeldWeight = 0.25f;
+  const Int3 v = g.verts;
+  const float top = fmaxf(g.bary.x, fmaxf(g.bary.y, g.bary.z));
+  const auto holds = [=](float b) { return b >= kHeldWeight || b == top; };
+  const bool ha = holds(g.bary.x), hb = holds(g.bary.y), hc = holds(g.bary.z);
+  parallel_for(ctx, n, [=] CB_HD(int i) {
+    const bool grabbed = (i == v.a && ha) || (i == v.b && hb) || (i == v.c && hc);
+    held[i] = grabbed ? 0.f : w[i];
+  });
+}
+
 void strain_limit(const Context& ctx, const ModelView& m, float max_stretch, const float* w, const Vec3f* xa,
                   Vec3f* xb, const uint8_t* moved_in, uint8_t* moved_out) {
   const uint32_t* soff = m.soff;

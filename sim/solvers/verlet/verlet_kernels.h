@@ -58,6 +58,13 @@ void long_range_attach(const Context& ctx, int n, const int32_t* anchor, const f
 /// The mouse grab, projected once (one thread).
 void apply_grab(const Context& ctx, const Grab& g, Vec3f* x, const float* w);
 
+/// held = w with the grabbed triangle's vertices that carry the grab set to 0
+/// (the largest barycentric weight, and any of at least kHeldWeight): the
+/// strain passes then treat them as pinned where the grab put them. A vertex
+/// of small weight stays free, or its edge to the grabbed vertex could not
+/// shorten. n vertices; the grab active.
+void hold_grabbed(const Context& ctx, const Grab& g, const float* w, int n, float* held);
+
 /// One Jacobi pass of strain limiting (Provot 1995) on structural and shear
 /// springs: xb = xa + mean correction of the springs stretched beyond (1 + s) L.
 /// moved_out[i] = 1 where vertex i was corrected. With moved_in (the previous

@@ -59,9 +59,13 @@ constexpr float kRecordedReach = 0.6f;
 // hanging_sheet.json under verlet: grab the free corner farthest from the pins
 // and drag it up across the sheet and back, ~5 m/s, for `frames` frames along a
 // path `reach` m in size: the Verlet state ends with large strain and a few
-// intersecting triangle pairs
+// intersecting triangle pairs. With the grab projected after Verlet's strain
+// passes (grab_holds = false), as when these hand-overs were recorded: the
+// default grab, which the cloth follows, hands over other states (strain ~1-2
+// instead of ~9; RESULTS.md, thirty-eighth session, gives the sweep on them).
 void swing_with_verlet(World& w, int frames, bool release, float reach = kRecordedReach) {
   ASSERT_EQ(w.set_solver("verlet"), "");
+  ASSERT_EQ(w.set_solver_param("grab_holds", "false"), "");
   for (int f = 0; f < 20; ++f) w.step();  // the sheet falls and swings from its pins
   int tri = -1;
   const int v = far_free_corner(w, &tri);
