@@ -271,7 +271,7 @@ void IClothSolver::step_once(const StepInputs& in, SimState& state, float h, dou
   upload_shapes(ctx_, in.obstacles, tau0, tau1, d.shape_start, d.shape_end);  // posed for this step
   const bool resting = add_contact_springs(in, state, use_repulsion, A);
   solve_velocities(in, state, A, h, resting);
-  filter_obstacles(in, state, A, h, resting);
+  obstacle_response(in, state, A, h, resting);
   if (use_repulsion) {
     ScopedStage s(in.timer, "repulsion");
     repulsion_passes(in, state, h);
@@ -425,9 +425,9 @@ CgResult IClothSolver::contact_rounds(const StepInputs& in, const SimState& stat
 }
 
 // the resting contacts' friction settled, then the obstacles' velocity filters
-// (analytic shapes and meshes) on v_new
-void IClothSolver::filter_obstacles(const StepInputs& in, SimState& state, const SystemView& A, float h,
-                                    bool resting) {
+// (analytic shapes and meshes: obstacle_filter) on v_new
+void IClothSolver::obstacle_response(const StepInputs& in, SimState& state, const SystemView& A, float h,
+                                     bool resting) {
   Impl& d = *impl_;
   const int n = int(state.size());
   ScopedStage s(in.timer, "obstacles");

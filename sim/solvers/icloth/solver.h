@@ -57,7 +57,7 @@ class IClothSolver : public Solver {
   CgResult first_solve(const StepInputs& in, const SystemView& A, float h, bool untouched);
   CgResult contact_rounds(const StepInputs& in, const SimState& state, const SystemView& A, float h, bool resting,
                           const CgResult& first);
-  void filter_obstacles(const StepInputs& in, SimState& state, const SystemView& A, float h, bool resting);
+  void obstacle_response(const StepInputs& in, SimState& state, const SystemView& A, float h, bool resting);
   int settle(const StepInputs& in, SimState& state, float h, int substeps);
   bool untangle_crossed(const StepInputs& in, SimState& state);
   size_t push_out_of_bodies(const StepInputs& in, SimState& state, const std::vector<Vec3f>& x,
