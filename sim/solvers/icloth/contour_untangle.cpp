@@ -191,35 +191,112 @@ double contour_descent(const ContourInput& in, const std::vector<Vec3f>& x, std:
 
 namespace {
 
+// Each vertex's neighbours across an edge of the problem's cloth triangles, once each.
+std::vector<std::vector<int>> edge_neighbours(const ContourInput& in, size_t nverts) {
+  std::vector<std::vector<int>> ring(nverts);
+  for (const Int3& t : *in.cloth_tris)
+    for (int k = 0; k < 3; ++k)
+      for (int u : {t[(k + 1) % 3], t[(k + 2) % 3]}) ring[size_t(t[k])].push_back(u);
+  for (std::vector<int>& r : ring) {
+    std::sort(r.begin(), r.end());
+    r.erase(std::unique(r.begin(), r.end()), r.end());
+  }
+  return ring;
+}
+
+// The movable cloth vertices of the crossed cloth triangles and `rings` rings around them.
+std::vector<uint8_t> crumple_vertices(const ContourInput& in, const std::vector<Vec3f>& x,
+                                      const std::vector<std::vector<int>>& ring, int rings) {
+  std::vector<Int2> pairs;
+  crossed_pairs(in, x, pairs);
+  std::vector<uint8_t> mark(x.size(), 0);
+  for (const Int2& p : pairs)
+    for (int t : {p.a, p.b})
+      if (size_t(t) < in.cloth_tris->size())
+        for (int k = 0; k < 3; ++k) mark[size_t((*in.cloth_tris)[size_t(t)][k])] = 1;
+  for (int r = 0; r < rings; ++r) {
+    std::vector<uint8_t> next = mark;
+    for (size_t v = 0; v < x.size(); ++v)
+      if (mark[v])
+        for (int u : ring[v]) next[size_t(u)] = 1;
+    mark.swap(next);
+  }
+  for (size_t v = 0; v < x.size(); ++v)
+    if (!((*in.inv_mass)[v] > 0)) mark[v] = 0;
+  return mark;
+}
+
+// Umbrella smoothing (Laplacian, half a step toward the neighbours' mean per
+// iteration) of the vertices around the crossed triangles: it opens a crumple
+// at the mesh's scale, which the descent cannot (above, untangle_contours).
+void smooth_crumple(const ContourInput& in, const ContourSettings& s, std::vector<Vec3f>& x) {
+  const std::vector<std::vector<int>> ring = edge_neighbours(in, x.size());
+  const std::vector<uint8_t> mark = crumple_vertices(in, x, ring, s.smooth_rings);
+  std::vector<Vec3f> y = x;
+  for (int it = 0; it < s.smooth_iterations; ++it) {
+    for (size_t v = 0; v < x.size(); ++v) {
+      if (!mark[v] || ring[v].empty()) continue;
+      Vec3f mean{0, 0, 0};
+      for (int u : ring[v]) mean += x[size_t(u)];
+      mean = mean / float(ring[v].size());
+      y[v] = x[v] + 0.5f * (mean - x[v]);
+    }
+    x.swap(y);
+    y = x;
+  }
+}
+
+// The fewest crossed pairs seen, the shortest contours among equals.
+struct Best {
+  std::vector<Vec3f> x;
+  size_t pairs = 0;
+  double length = 0;
+  bool set = false;
+  bool offer(const std::vector<Vec3f>& y, size_t p, double L) {
+    const bool fewer = !set || p < pairs;
+    if (fewer || (p == pairs && L < length)) x = y, pairs = p, length = L, set = true;
+    return fewer;
+  }
+};
+
 // The descent on one problem (x in and out), as untangle_contours describes.
+// A descent that is stuck starts again from its best state smoothed
+// (smooth_crumple), at most s.smooth_tries times, and then with smaller steps.
 ContourResult descend(const ContourInput& in, const ContourSettings& s, std::vector<Vec3f>& x) {
   ContourResult r;
-  std::vector<Vec3f> best = x, grad;
-  size_t best_pairs = 0;
-  double best_length = 0;
-  int since_best = 0;
+  Best best, overall;  // this run's since the last smoothing, and over all runs
+  std::vector<Vec3f> grad;
+  int since_best = 0, smooths = 0;
   float step = s.step;
   for (int it = 0; it <= s.max_iterations; ++it) {
     size_t pairs = 0;
     const double L = contour_descent(in, x, grad, &pairs);
     if (it == 0) r.start_pairs = pairs, r.start_length = L;
-    const bool fewer = it == 0 || pairs < best_pairs;
-    if (fewer || (pairs == best_pairs && L < best_length)) best = x, best_pairs = pairs, best_length = L;
-    since_best = fewer ? 0 : since_best + 1;
+    since_best = best.offer(x, pairs, L) ? 0 : since_best + 1;
     r.iterations = it;
     if (pairs == 0 || it == s.max_iterations) break;
-    if (since_best > s.patience) {  // stuck: again from the best, with smaller steps
+    if (since_best > s.patience) {  // stuck: again from the best, smoothed or with smaller steps
+      if (smooths < s.smooth_tries) {
+        overall.offer(best.x, best.pairs, best.length);
+        x = best.x;
+        smooth_crumple(in, s, x);
+        ++smooths, since_best = 0;
+        best = Best{};
+        continue;
+      }
       if (step < s.step * (1.f / 16.f)) break;
       step *= 0.25f;
       since_best = 0;
-      x = best;
+      x = best.x;
       continue;
     }
     for (size_t v = 0; v < x.size(); ++v) x[v] += (in.max_move ? std::min(step, (*in.max_move)[v]) : step) * grad[v];
   }
-  x = best;
-  r.end_pairs = best_pairs;
-  r.end_length = best_length;
+  overall.offer(best.x, best.pairs, best.length);
+  x = overall.x;
+  r.end_pairs = overall.pairs;
+  r.end_length = overall.length;
+  r.smoothings = smooths;
   return r;
 }
 
@@ -294,6 +371,7 @@ ContourResult untangle_contours(const ContourInput& in, const ContourSettings& s
   const ContourResult part = descend(g.input(), capped, g.x);
   r.start_length = r.end_length = part.start_length;
   r.iterations = part.iterations;
+  r.smoothings = part.smoothings;
   if (part.end_pairs >= part.start_pairs) return r;
   // the region's answer, checked on the whole (a moved triangle may reach past the region)
   std::vector<Vec3f> y = x;

@@ -43,6 +43,18 @@
 // through a plate from edge to edge) shrinks only from its ends, if at all;
 // such a state stays crossed.
 //
+// A crumple at the mesh's scale (a free side of the sheet rolled over itself
+// within two or three cells, as Verlet's grab can hand over) has a second way
+// down L: the descent flattens the crossed cells into slivers, and a sliver
+// crossing a triangle meets it in a segment of length zero. L reaches zero
+// with pairs still crossed and no gradient left. So a descent stuck for
+// `patience` iterations starts again from its best state smoothed (umbrella
+// smoothing of the crossed triangles' vertices and two rings around them,
+// which opens the roll back into cells the contour can pull apart), at most
+// `smooth_tries` times, before it goes on with smaller steps. The smoothing
+// ignores the contours and may cross other pairs for a while: the count after
+// each iteration decides what is kept, as for any step.
+//
 // Host code: it runs when I-Cloth starts from a crossed state (taken over from
 // another solver, or the scene's own start), at the start of each frame until
 // one starts clean (IClothSolver::untangle_crossed).
@@ -82,12 +94,20 @@ struct ContourSettings {
   /// the iterations): 2M lets the 3k-triangle sheet run all 600 iterations and
   /// a tangle over a whole 20k-triangle cloth about 100 (1-2 s on 2 cores)
   size_t max_work = 2000000;
+  /// a descent stuck at its smallest step is started again from its best
+  /// state smoothed (the crossed triangles' vertices and `smooth_rings` rings
+  /// around them, `smooth_iterations` umbrella iterations), at most this many
+  /// times (0 = never)
+  int smooth_tries = 8;
+  int smooth_rings = 2;
+  int smooth_iterations = 10;
 };
 
 struct ContourResult {
   size_t start_pairs = 0, end_pairs = 0;  ///< crossed triangle pairs before and after
   double start_length = 0, end_length = 0; ///< m, the contours' length before and after
   int iterations = 0;                      ///< iterations run (the kept positions may be earlier ones)
+  int smoothings = 0;                      ///< times the descent was started again from a smoothed state
 };
 
 /// The contours' length (m) and its gradient per relative motion, as above:

@@ -78,6 +78,9 @@ ParamTable IClothParams::to_table() const {
   t.add_int("untangle_iterations", untangle_iterations, 0, 100000,
             "most contour-shortening iterations that untangle a crossed start: a state taken over, or the "
             "scene's own (0 = off)");
+  t.add_int("untangle_smoothings", untangle_smoothings, 0, 100,
+            "times the untangle, stuck, starts again from its best state smoothed around the crossed triangles "
+            "(0 = never)");
   t.add_int("ease_frames", ease_frames, 0, 10000,
             "most frames whose kinetic energy gain is capped after taking over a state (0 = off)");
   t.group("diagnostics");
@@ -133,6 +136,7 @@ std::string IClothParams::from_table(const ParamTable& t, IClothParams* out) {
   p.product_lanes = t.get_int("product_lanes");
   p.settle_passes = t.get_int("settle_passes");
   p.untangle_iterations = t.get_int("untangle_iterations");
+  p.untangle_smoothings = t.get_int("untangle_smoothings");
   p.ease_frames = t.get_int("ease_frames");
   std::string err = p.validate();
   if (err.empty()) *out = p;

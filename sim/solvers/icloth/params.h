@@ -127,6 +127,11 @@ struct IClothParams {
   /// handling, and the next frame tries again (solver.cpp, untangle_crossed).
   /// 0 = off.
   int untangle_iterations = 600;
+  /// Times the untangle's descent, stuck, starts again from its best state
+  /// smoothed around the crossed triangles (contour_untangle.h): a crumple at
+  /// the mesh's scale, where the descent flattens triangles instead of
+  /// shortening a contour. 0 = never.
+  int untangle_smoothings = 8;
   /// Most frames of the takeover ease (sim/model/takeover_ease.h): from the first
   /// step of a state taken over at time > 0 (after the settle, or instead of it
   /// when the start is tangled), the kinetic energy a step ends with is capped at

@@ -149,6 +149,7 @@ bool IClothSolver::untangle_crossed(const StepInputs& in, SimState& state) {
   const ContourInput ci{&in.model.tris, &piece, &inv_mass, &o.mesh_x_prev, &o.mesh_tris, &max_move};
   ContourSettings cs;
   cs.max_iterations = params_.untangle_iterations;
+  cs.smooth_tries = params_.untangle_smoothings;
   cs.step = step;
   cs.reach = kUntangleReach * cs.step;
   const ContourResult r = untangle_contours(ci, cs, x);
@@ -156,6 +157,7 @@ bool IClothSolver::untangle_crossed(const StepInputs& in, SimState& state) {
   in.stats.set("untangle pairs before", double(handed_pairs));
   in.stats.set("untangle pairs after", double(r.end_pairs));  // > 0: the result was dropped
   in.stats.set("untangle iterations", double(r.iterations));
+  in.stats.set("untangle smoothings", double(r.smoothings));
   d.untangle_left = r.end_pairs;
   bool moved = pushed > 0, kept = r.end_pairs == 0;
   if (kept) {
