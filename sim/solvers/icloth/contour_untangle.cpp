@@ -228,7 +228,7 @@ std::vector<uint8_t> crumple_vertices(const ContourInput& in, const std::vector<
 
 // Umbrella smoothing (Laplacian, half a step toward the neighbours' mean per
 // iteration) of the vertices around the crossed triangles: it opens a crumple
-// at the mesh's scale, which the descent cannot (above, untangle_contours).
+// at the mesh's scale, which the descent flattens instead (contour_untangle.h).
 void smooth_crumple(const ContourInput& in, const ContourSettings& s, std::vector<Vec3f>& x) {
   const std::vector<std::vector<int>> ring = edge_neighbours(in, x.size());
   const std::vector<uint8_t> mark = crumple_vertices(in, x, ring, s.smooth_rings);

@@ -94,10 +94,11 @@ struct ContourSettings {
   /// the iterations): 2M lets the 3k-triangle sheet run all 600 iterations and
   /// a tangle over a whole 20k-triangle cloth about 100 (1-2 s on 2 cores)
   size_t max_work = 2000000;
-  /// a descent stuck at its smallest step is started again from its best
-  /// state smoothed (the crossed triangles' vertices and `smooth_rings` rings
-  /// around them, `smooth_iterations` umbrella iterations), at most this many
-  /// times (0 = never)
+  /// a descent without a new fewest count for `patience` iterations is
+  /// started again, at the full step, from its best state smoothed (the
+  /// crossed triangles' vertices and `smooth_rings` rings around them,
+  /// `smooth_iterations` umbrella iterations), at most this many times (0 =
+  /// never); then the smaller steps follow
   int smooth_tries = 8;
   int smooth_rings = 2;
   int smooth_iterations = 10;
