@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "sim/collision/penetration.h"
+#include "sim/model/topology.h"
 
 namespace cb::icloth {
 namespace {
@@ -191,22 +192,9 @@ double contour_descent(const ContourInput& in, const std::vector<Vec3f>& x, std:
 
 namespace {
 
-// Each vertex's neighbours across an edge of the problem's cloth triangles, once each.
-std::vector<std::vector<int>> edge_neighbours(const ContourInput& in, size_t nverts) {
-  std::vector<std::vector<int>> ring(nverts);
-  for (const Int3& t : *in.cloth_tris)
-    for (int k = 0; k < 3; ++k)
-      for (int u : {t[(k + 1) % 3], t[(k + 2) % 3]}) ring[size_t(t[k])].push_back(u);
-  for (std::vector<int>& r : ring) {
-    std::sort(r.begin(), r.end());
-    r.erase(std::unique(r.begin(), r.end()), r.end());
-  }
-  return ring;
-}
-
 // The movable cloth vertices of the crossed cloth triangles and `rings` rings around them.
-std::vector<uint8_t> crumple_vertices(const ContourInput& in, const std::vector<Vec3f>& x,
-                                      const std::vector<std::vector<int>>& ring, int rings) {
+std::vector<uint8_t> crumple_vertices(const ContourInput& in, const std::vector<Vec3f>& x, const Csr& ring1,
+                                      int rings) {
   std::vector<Int2> pairs;
   crossed_pairs(in, x, pairs);
   std::vector<uint8_t> mark(x.size(), 0);
@@ -218,7 +206,7 @@ std::vector<uint8_t> crumple_vertices(const ContourInput& in, const std::vector<
     std::vector<uint8_t> next = mark;
     for (size_t v = 0; v < x.size(); ++v)
       if (mark[v])
-        for (int u : ring[v]) next[size_t(u)] = 1;
+        for (uint32_t k = ring1.offsets[v]; k < ring1.offsets[v + 1]; ++k) next[ring1.indices[k]] = 1;
     mark.swap(next);
   }
   for (size_t v = 0; v < x.size(); ++v)
@@ -230,15 +218,15 @@ std::vector<uint8_t> crumple_vertices(const ContourInput& in, const std::vector<
 // iteration) of the vertices around the crossed triangles: it opens a crumple
 // at the mesh's scale, which the descent flattens instead (contour_untangle.h).
 void smooth_crumple(const ContourInput& in, const ContourSettings& s, std::vector<Vec3f>& x) {
-  const std::vector<std::vector<int>> ring = edge_neighbours(in, x.size());
-  const std::vector<uint8_t> mark = crumple_vertices(in, x, ring, s.smooth_rings);
+  const Csr ring1 = build_topology(x.size(), *in.cloth_tris).ring1;
+  const std::vector<uint8_t> mark = crumple_vertices(in, x, ring1, s.smooth_rings);
   std::vector<Vec3f> y = x;
   for (int it = 0; it < s.smooth_iterations; ++it) {
     for (size_t v = 0; v < x.size(); ++v) {
-      if (!mark[v] || ring[v].empty()) continue;
+      if (!mark[v] || ring1.degree(v) == 0) continue;
       Vec3f mean{0, 0, 0};
-      for (int u : ring[v]) mean += x[size_t(u)];
-      mean = mean / float(ring[v].size());
+      for (uint32_t k = ring1.offsets[v]; k < ring1.offsets[v + 1]; ++k) mean += x[ring1.indices[k]];
+      mean = mean / float(ring1.degree(v));
       y[v] = x[v] + 0.5f * (mean - x[v]);
     }
     x.swap(y);
