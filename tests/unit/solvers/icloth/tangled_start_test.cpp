@@ -159,7 +159,7 @@ TEST(IClothTangledStart, VerletSwingThenSwitchKeepsMoving) {
 // the hand-over), the cloth may not freeze (a free vertex moves more than 1 mm
 // in each of the last 3 frames: the sheet hangs from a held grab or flaps after
 // a release, it is never at rest within 6 frames) and the strain handed over
-// (about 9 at the grab) must come down below `max_strain`.
+// (about 9 at the grab without grab_holds, 1-2 with it) must come down below `max_strain`.
 void sweep_swings(float max_strain, std::initializer_list<int> lengths, std::initializer_list<float> reaches,
                   const std::vector<Context>& ctxs, bool grab_holds) {
   for (const Context& ctx : ctxs)
