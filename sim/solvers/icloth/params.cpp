@@ -81,6 +81,8 @@ ParamTable IClothParams::to_table() const {
   t.add_int("untangle_smoothings", untangle_smoothings, 0, 100,
             "times the untangle, stuck, starts again from its best state smoothed around the crossed triangles "
             "(0 = never)");
+  t.add_int("untangle_eager_smoothings", untangle_eager_smoothings, 0, 100,
+            "times a second, eager untangle smooths when the first leaves pairs crossed (0 = no second one)");
   t.add_int("ease_frames", ease_frames, 0, 10000,
             "most frames whose kinetic energy gain is capped after taking over a state (0 = off)");
   t.group("diagnostics");
@@ -137,6 +139,7 @@ std::string IClothParams::from_table(const ParamTable& t, IClothParams* out) {
   p.settle_passes = t.get_int("settle_passes");
   p.untangle_iterations = t.get_int("untangle_iterations");
   p.untangle_smoothings = t.get_int("untangle_smoothings");
+  p.untangle_eager_smoothings = t.get_int("untangle_eager_smoothings");
   p.ease_frames = t.get_int("ease_frames");
   std::string err = p.validate();
   if (err.empty()) *out = p;

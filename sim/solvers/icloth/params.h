@@ -132,6 +132,14 @@ struct IClothParams {
   /// the mesh's scale, where the descent flattens triangles instead of
   /// shortening a contour. 0 = never.
   int untangle_smoothings = 8;
+  /// Times the eager second untangle smooths (0 = no second untangle): when the
+  /// first leaves pairs crossed, it runs again from the same start, stuck
+  /// after 20 iterations instead of 60 and smoothing up to this many times, and
+  /// the result with fewer pairs is kept (IClothSolver::untangle_crossed). A
+  /// violent whirl hands over a hundred and more pairs, a crumple too deep for
+  /// the first; the eager one alone leaves some of the gentler swings crossed
+  /// that the first clears.
+  int untangle_eager_smoothings = 16;
   /// Most frames of the takeover ease (sim/model/takeover_ease.h): from the first
   /// step of a state taken over at time > 0 (after the settle, or instead of it
   /// when the start is tangled), the kinetic energy a step ends with is capped at
