@@ -510,6 +510,47 @@ bool CollisionHandler::push_apart(const CollisionInput& in, const std::vector<In
   return push_tangles_apart(pairs, soup, pushed).pushed > 0;
 }
 
+// Rounds of hold_impacts_at_start: each holds the impacts left at x0.
+constexpr int kHoldRounds = 8;
+
+// A tangled start's fallback after the rigid rounds, before the whole cloth is
+// clamped: the cloth vertices of the impacts left are held at x0 (all four of
+// each impact's, so a pair none of whose vertices is held keeps the CCD's
+// verdict of the round before), and the CCD checks the motion again, only the
+// triangles around the newly held vertices after the first round; until no
+// impact is left or kHoldRounds rounds ran. Held vertices end the step where
+// they started, like the clamp's, but the rest of the cloth keeps its motion:
+// a wad hooked through itself by a tangle was clamped to no motion at every
+// step and hung at its pins' height (RESULTS.md, fortieth session). True when
+// clear (x1 is that result); x1 is unchanged otherwise.
+bool CollisionHandler::hold_impacts_at_start(const Context& ctx, const CollisionInput& in,
+                                             const CollisionSettings& s, std::vector<Vec3f>& x1,
+                                             CollisionStats& st) {
+  const std::vector<Vec3f>& x0 = *in.x0;
+  std::vector<Vec3f> y = x1;
+  std::vector<uint8_t> held(nverts_, 0), td(cloth_tris_.size(), 0);
+  bool use_td = false;
+  for (int round = 0; round < kHoldRounds; ++round) {
+    const std::vector<Impact> imps = detect_in_step(ctx, in, s, y, use_td ? &td : nullptr, &st, true, true);
+    if (imps.empty()) {
+      x1.swap(y);
+      st.held_steps++;
+      return true;
+    }
+    std::vector<int> fresh;
+    for (const Impact& im : imps)
+      for (int k = 0; k < 4; ++k)
+        if (size_t(im.v[k]) < nverts_ && !held[size_t(im.v[k])]) held[size_t(im.v[k])] = 1, fresh.push_back(im.v[k]);
+    if (fresh.empty()) return false;  // only held vertices meet: holding more cannot help
+    for (int v : fresh) y[size_t(v)] = x0[size_t(v)];
+    st.held_vertices += fresh.size();
+    std::fill(td.begin(), td.end(), 0);
+    mark_triangles(fresh, td);
+    use_td = s.incremental;
+  }
+  return false;
+}
+
 // last resort: x1 goes back along its straight path from x0 to half the
 // earliest time of impact left (the cloth's motion over [0, toi) is a prefix of
 // the checked one, so no cloth pair meets on it); true when the result is clear
@@ -561,6 +602,10 @@ CollisionStats CollisionHandler::resolve(const Context& ctx, const CollisionInpu
     return st;
   }
   const std::vector<Vec3f> rigid = x1;
+  if (num_tangles_ > 0 && s.hold_impacts && hold_impacts_at_start(ctx, in, s, x1, st)) {
+    hold_new_crossings(ctx, in, x1, st);
+    return st;
+  }
   if (clamp_to_first_impact(ctx, in, s, x1, st)) {
     hold_new_crossings(ctx, in, x1, st);
     return st;

@@ -36,7 +36,11 @@
 // Bounded work: at most max_rounds zone rounds (fewer when a round finds only
 // impacts the zones already hold: their linearised constraints are met but the
 // CCD still sees the pairs, so more rounds cannot help), then at most
-// max_rigid_rounds rigid rounds (at most 5 from a tangled start), then one
+// max_rigid_rounds rigid rounds (at most 5 from a tangled start), then (from a
+// tangled start, with `hold_impacts`) at most 8 rounds that hold the cloth
+// vertices of the impacts left at x0 and check the motion again, the rest of
+// the cloth moving on (hold_impacts_at_start: a sheet rolled through itself
+// hit the clamp at every sub-step and froze), then one
 // clamp: every cloth vertex goes back along its path x0 -> x1 to half the
 // earliest time of impact left (the motion up to there is a prefix of the
 // checked one, so no cloth pair meets on it) and one more CCD pass checks it.
@@ -54,7 +58,7 @@
 // the fewest (exact count) is kept (last_resort), and with `untangle` its shallow
 // crossings are pushed apart where that leaves fewer. The next step sees any
 // intersection left as a tangle. At most max_rounds + max_rigid_rounds + 2 CCD passes per step
-// (from a tangled start with pushes, 2 max_rounds + 5 + 2).
+// (from a tangled start with pushes and holds, 2 max_rounds + 5 + 8 + 2).
 //
 // Pairs that start closer than the CCD separation (possible only in a state
 // this solver did not make) are checked against a third of their start
@@ -100,6 +104,9 @@ struct CollisionSettings {
   int max_rigid_rounds = kRigidRounds;  ///< cap on rigid-zone rounds (5 from a tangled start: kTangledRigidRounds)
   float ccd_margin = 0.1f;     ///< CCD minimum separation, as a fraction of the thickness
   bool untangle = true;        ///< push tangled pairs apart before the zones (untangle.h, pushed_rounds)
+  /// a tangled start: hold the vertices of the impacts the rigid rounds leave
+  /// at x0 before clamping the whole cloth (hold_impacts_at_start)
+  bool hold_impacts = true;
   /// a zone's rim follows it past this strain over its free length
   /// (zone_followers.h); 0 = off
   float follow_strain = kZoneFollow;
@@ -130,6 +137,8 @@ struct CollisionStats {
   uint64_t tangle_holds = 0;       ///< tangled steps whose new crossings were undone by holding their
                                    ///< cloth vertices at x0 (hold_new_crossings)
   uint64_t stalls = 0;             ///< zone rounds stopped because two rounds in a row found only known impacts
+  uint64_t held_steps = 0;         ///< tangled steps cleared by holding the impacts' vertices at x0
+  uint64_t held_vertices = 0;      ///< the vertices those holds held
   uint64_t clamped = 0;            ///< steps shortened to half the first time of impact left
   uint64_t unresolved = 0;         ///< steps from a tangled start that ended with impacts left (caps hit)
   uint64_t reverted = 0;           ///< steps from a clean start that went back to x0 (caps hit)
@@ -222,6 +231,8 @@ class CollisionHandler {
                    std::vector<Impact>& all, CollisionStats& st, const std::vector<Impact>* first = nullptr);
   bool rigid_rounds(const Context& ctx, const CollisionInput& in, const CollisionSettings& s, std::vector<Vec3f>& x1,
                     std::vector<Impact>& all, CollisionStats& st);
+  bool hold_impacts_at_start(const Context& ctx, const CollisionInput& in, const CollisionSettings& s,
+                             std::vector<Vec3f>& x1, CollisionStats& st);
   bool clamp_to_first_impact(const Context& ctx, const CollisionInput& in, const CollisionSettings& s,
                              std::vector<Vec3f>& x1, CollisionStats& st);
   void last_resort(const Context& ctx, const CollisionInput& in, const std::vector<Vec3f>& rigid, bool untangle,

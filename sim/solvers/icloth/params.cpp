@@ -71,6 +71,9 @@ ParamTable IClothParams::to_table() const {
   t.add_float("zone_membrane_strain", zone_membrane_strain, 0, 10, "",
               "the zones' membrane pulls back edges beyond this strain over their free length");
   t.add_bool("untangle", untangle, "push triangle pairs that start a step intersecting apart (untangle.h)");
+  t.add_bool("hold_impacts", hold_impacts,
+             "a tangled step the rigid zones leave with impacts holds only their vertices at the start, before "
+             "clamping the whole cloth");
   t.add_bool("incremental_ccd", incremental_ccd, "re-check only T_d-T_s and T_d-T_d pairs (Algorithm 1)");
   t.group("taking over another solver's state");
   t.add_int("settle_passes", settle_passes, 0, 1000,
@@ -132,6 +135,7 @@ std::string IClothParams::from_table(const ParamTable& t, IClothParams* out) {
   p.zone_membrane = float(t.get("zone_membrane"));
   p.zone_membrane_strain = float(t.get("zone_membrane_strain"));
   p.untangle = t.get_bool("untangle");
+  p.hold_impacts = t.get_bool("hold_impacts");
   p.incremental_ccd = t.get_bool("incremental_ccd");
   p.count_intersections = t.get_bool("count_intersections");
   p.split_blocks = t.get_bool("split_blocks");

@@ -96,6 +96,10 @@ struct IClothParams {
   float chebyshev_rho = kChebyshevRho;  ///< Chebyshev acceleration spectral radius (Eq. 8)
   int collision_rounds = kCollisionRounds;  ///< max CCD / zone rounds per step before the rigid fallback
   bool untangle = true;          ///< push pairs that start a step intersecting apart (untangle.h)
+  /// a tangled step that the rigid zones leave with impacts holds only the
+  /// impacts' vertices at their start before the whole cloth is clamped
+  /// (CollisionHandler::hold_impacts_at_start)
+  bool hold_impacts = true;
   /// a zone's free neighbours follow it where its solution stretched their edge
   /// beyond (1 + zone_follow) x its free length (zone_followers.h); 0 = off
   float zone_follow = kZoneFollow;

@@ -656,6 +656,8 @@ void record_collision_stats(FrameStats& fs, const CollisionStats& st, size_t tan
   add_stat(fs, "tangle pushes dropped", double(st.pushes_dropped));
   add_stat(fs, "tangle holds", double(st.tangle_holds));
   add_stat(fs, "zone stalls", double(st.stalls));
+  add_stat(fs, "held steps", double(st.held_steps));
+  add_stat(fs, "held vertices", double(st.held_vertices));
   add_stat(fs, "clamped steps", double(st.clamped));
   add_stat(fs, "unresolved steps", double(st.unresolved));
   add_stat(fs, "reverted steps", double(st.reverted));
@@ -680,6 +682,7 @@ bool IClothSolver::resolve_collisions(const StepInputs& in, SimState& state, flo
   cs.max_rounds = params_.collision_rounds;
   cs.max_rigid_rounds = params_.rigid_rounds;
   cs.untangle = params_.untangle && d.seen_clean_start;
+  cs.hold_impacts = params_.hold_impacts;
   // like the pushes: a tangled hand-over's zones keep their rim still and
   // have no membrane (with either, the swings of tangled_start_test grew tangles:
   // the followers froze two, the membrane took one from 35 to 37 pairs)
