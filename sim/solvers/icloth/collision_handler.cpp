@@ -530,8 +530,18 @@ bool CollisionHandler::hold_impacts_at_start(const Context& ctx, const Collision
   std::vector<Vec3f> y = x1;
   std::vector<uint8_t> held(nverts_, 0), td(cloth_tris_.size(), 0);
   bool use_td = false;
+  // an impact whose four vertices are all held cloth vertices is between
+  // features that do not move: they end the step as they started it, whatever
+  // the CCD's answer (a capped or touching query answers t = 0 for them, which
+  // clamped the whole rolled sheet to no motion again and again)
+  const auto moving = [&](const Impact& im) {
+    for (int k = 0; k < 4; ++k)
+      if (size_t(im.v[k]) >= nverts_ || !held[size_t(im.v[k])]) return true;
+    return false;
+  };
   for (int round = 0; round < kHoldRounds; ++round) {
-    const std::vector<Impact> imps = detect_in_step(ctx, in, s, y, use_td ? &td : nullptr, &st, true, true);
+    std::vector<Impact> imps = detect_in_step(ctx, in, s, y, use_td ? &td : nullptr, &st, true, true);
+    imps.erase(std::remove_if(imps.begin(), imps.end(), [&](const Impact& im) { return !moving(im); }), imps.end());
     if (imps.empty()) {
       x1.swap(y);
       st.held_steps++;
@@ -541,7 +551,7 @@ bool CollisionHandler::hold_impacts_at_start(const Context& ctx, const Collision
     for (const Impact& im : imps)
       for (int k = 0; k < 4; ++k)
         if (size_t(im.v[k]) < nverts_ && !held[size_t(im.v[k])]) held[size_t(im.v[k])] = 1, fresh.push_back(im.v[k]);
-    if (fresh.empty()) return false;  // only held vertices meet: holding more cannot help
+    if (fresh.empty()) return false;  // against a moving obstacle: holding more cannot help
     for (int v : fresh) y[size_t(v)] = x0[size_t(v)];
     st.held_vertices += fresh.size();
     std::fill(td.begin(), td.end(), 0);
