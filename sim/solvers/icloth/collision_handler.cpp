@@ -520,9 +520,10 @@ constexpr int kHoldRounds = 8;
 // triangles around the newly held vertices after the first round; until no
 // impact is left or kHoldRounds rounds ran. Held vertices end the step where
 // they started, like the clamp's, but the rest of the cloth keeps its motion:
-// a wad hooked through itself by a tangle was clamped to no motion at every
-// step and hung at its pins' height (RESULTS.md, fortieth session). True when
-// clear (x1 is that result); x1 is unchanged otherwise.
+// a sheet whirled in the window until it rolled through itself was clamped to
+// no motion at such steps, and froze at every one without friction (RESULTS.md,
+// fortieth session). True when clear (x1 is that result); x1 is unchanged
+// otherwise.
 bool CollisionHandler::hold_impacts_at_start(const Context& ctx, const CollisionInput& in,
                                              const CollisionSettings& s, std::vector<Vec3f>& x1,
                                              CollisionStats& st) {
