@@ -535,14 +535,14 @@ bool CollisionHandler::hold_impacts_at_start(const Context& ctx, const Collision
   // features that do not move: they end the step as they started it, whatever
   // the CCD's answer (a capped or touching query answers t = 0 for them, which
   // clamped the whole rolled sheet to no motion again and again)
-  const auto moving = [&](const Impact& im) {
+  const auto still = [&](const Impact& im) {
     for (int k = 0; k < 4; ++k)
-      if (size_t(im.v[k]) >= nverts_ || !held[size_t(im.v[k])]) return true;
-    return false;
+      if (size_t(im.v[k]) >= nverts_ || !held[size_t(im.v[k])]) return false;
+    return true;
   };
   for (int round = 0; round < kHoldRounds; ++round) {
     std::vector<Impact> imps = detect_in_step(ctx, in, s, y, use_td ? &td : nullptr, &st, true, true);
-    imps.erase(std::remove_if(imps.begin(), imps.end(), [&](const Impact& im) { return !moving(im); }), imps.end());
+    imps.erase(std::remove_if(imps.begin(), imps.end(), still), imps.end());
     if (imps.empty()) {
       x1.swap(y);
       st.held_steps++;
