@@ -170,8 +170,9 @@ bool IClothSolver::untangle_crossed(const StepInputs& in, SimState& state) {
     std::vector<Vec3f> y = start;
     const ContourResult e = untangle_contours(ci, eager, y);
     in.stats.set("untangle eager pairs after", double(e.end_pairs));
-    if (e.end_pairs < r.end_pairs) x.swap(y), r.end_pairs = e.end_pairs, r.smoothings += e.smoothings;
-    r.iterations += e.iterations;
+    if (e.end_pairs < r.end_pairs) x.swap(y), r.end_pairs = e.end_pairs;
+    r.iterations += e.iterations;  // the stats count the work of both untangles, kept or not
+    r.smoothings += e.smoothings;
   }
   if (!bodies) handed_pairs = r.start_pairs;
   in.stats.set("untangle pairs before", double(handed_pairs));
