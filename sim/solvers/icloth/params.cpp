@@ -57,7 +57,7 @@ ParamTable IClothParams::to_table() const {
   t.add_int("repulsion_passes", repulsion_passes, 1, 64, "Jacobi passes of the repulsion filter");
   t.add_bool("repulsion_rest_limit", repulsion_rest_limit,
              "pairs close at rest repel only below 0.9 x that distance, in every piece "
-             "(always in pieces whose proximity distance reaches their edges)");
+             "(always in pieces whose proximity distance reaches their edges, and in dropped OBJs)");
   t.group("impact zones (Sec. 4) and fallbacks");
   t.add_int("zone_iterations", zone_iterations, 1, 10000, "max iterations of the impact-zone solver");
   t.add_float("zone_mu", zone_mu, 1, 1e8, "", "augmented-Lagrangian penalty mu (Eq. 5-6)", true);

@@ -89,7 +89,8 @@ struct IClothParams {
   /// pairs of one piece closer than the proximity distance at rest repel only
   /// below 0.9 x their rest distance, in every piece; off, only in the pieces
   /// whose proximity distance reaches their short edges (solver.cpp,
-  /// kReachOverEdge), which always take it (stat "rest-limited pieces")
+  /// kReachOverEdge) or whose material asks for it (Material::rest_limit, on for
+  /// a dropped OBJ), which always take it (stat "rest-limited pieces")
   bool repulsion_rest_limit = false;
   int zone_iterations = kZoneIterations;  ///< max gradient-descent iterations of the zone solver (Sec. 4)
   float zone_mu = kZoneMu;       ///< augmented-Lagrangian penalty mu (Eq. 5-6)

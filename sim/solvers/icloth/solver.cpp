@@ -126,7 +126,8 @@ void IClothSolver::rebuild_rest() {
   update_thick_pieces();
 }
 
-// the pieces whose proximity distance reaches their own edges (kReachOverEdge)
+// the pieces whose proximity distance reaches their own edges (kReachOverEdge),
+// or whose material keeps its rest gaps (Material::rest_limit: a dropped OBJ)
 void IClothSolver::update_thick_pieces() {
   Impl& d = *impl_;
   const ClothModel& model = *d.model;
@@ -136,7 +137,7 @@ void IClothSolver::update_thick_pieces() {
     if (pc.num_vertices == 0) continue;
     const auto first = d.h_thickness.begin() + std::ptrdiff_t(pc.first_vertex);
     const float reach = params_.repulsion_scale * *std::max_element(first, first + std::ptrdiff_t(pc.num_vertices));
-    thick[p] = reach > kReachOverEdge * d.piece_short_edge[p] ? 1 : 0;
+    thick[p] = reach > kReachOverEdge * d.piece_short_edge[p] || model.materials[pc.material].rest_limit ? 1 : 0;
   }
   d.thick_pieces = size_t(std::count(thick.begin(), thick.end(), uint8_t(1)));
   d.repulsion.set_limited_pieces(ctx_, thick);

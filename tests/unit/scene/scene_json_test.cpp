@@ -2,6 +2,7 @@
 // message (tests/data/broken/EXPECTED.tsv); selectors and transforms resolve.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -128,6 +129,20 @@ TEST(SceneJson, ADroppedObjGetsAThicknessBelowItsShortEdges) {
   EXPECT_NE(fine.title.find("dropped as cloth, thickness 0.85 mm"), std::string::npos) << fine.title;
   const SceneSpec coarse = scene_from_obj(test::write_grid_obj("coarse", 11, 1.f));  // edges 0.1 m
   EXPECT_EQ(coarse.cloths.at(0).material.thickness, Material{}.thickness);
+}
+
+// A dropped OBJ keeps the gaps of its rest shape under I-Cloth (a mannequin's
+// arms against its sides: Material::rest_limit); a scene's material asks for it
+// by name and is off without it.
+TEST(SceneJson, ADroppedObjKeepsItsRestGapsAndASceneAsksForThem) {
+  EXPECT_TRUE(scene_from_obj(test::write_grid_obj("gaps", 11, 1.f)).cloths.at(0).material.rest_limit);
+  EXPECT_FALSE(Material{}.rest_limit);
+  const std::string path = std::filesystem::temp_directory_path().string() + "/clothbox_rest_limit.json";
+  std::ofstream(path) << R"({"cloths": [{"grid": {"nx": 4, "ny": 4}, "material": {"rest_limit": true}},
+                                        {"grid": {"nx": 4, "ny": 4}}]})";
+  const SceneSpec s = load_scene(path);
+  EXPECT_TRUE(s.cloths.at(0).material.rest_limit);
+  EXPECT_FALSE(s.cloths.at(1).material.rest_limit);
 }
 
 }  // namespace
