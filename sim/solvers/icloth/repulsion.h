@@ -159,7 +159,8 @@ class ClothRepulsion {
   /// but in the pieces set_limited_pieces names.
   void set_rest(const Context& ctx, const std::vector<Vec3f>& rest, const std::vector<uint32_t>& piece);
   /// (pieces) nonzero: that piece's pairs take the rest limit whatever
-  /// RepulsionSettings::rest_limit says (a piece thicker than its edges).
+  /// RepulsionSettings::rest_limit says (a piece thicker than its edges, or
+  /// whose material keeps its rest gaps).
   void set_limited_pieces(const Context& ctx, const std::vector<uint8_t>& limited);
   /// Finds the pairs closer than D at positions x (nverts, backend memory);
   /// thickness, friction: (nverts) m, - ; max_thickness: m, their maximum.

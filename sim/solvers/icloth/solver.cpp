@@ -123,24 +123,24 @@ void IClothSolver::rebuild_rest() {
   }
   d.thickness.upload(ctx_, th);
   d.h_thickness = th;
-  update_thick_pieces();
+  update_rest_limited_pieces();
 }
 
 // the pieces whose proximity distance reaches their own edges (kReachOverEdge),
 // or whose material keeps its rest gaps (Material::rest_limit: a dropped OBJ)
-void IClothSolver::update_thick_pieces() {
+void IClothSolver::update_rest_limited_pieces() {
   Impl& d = *impl_;
   const ClothModel& model = *d.model;
-  std::vector<uint8_t> thick(model.pieces.size(), 0);
-  for (size_t p = 0; p < thick.size(); ++p) {
+  std::vector<uint8_t> limited(model.pieces.size(), 0);
+  for (size_t p = 0; p < limited.size(); ++p) {
     const ClothPiece& pc = model.pieces[p];
     if (pc.num_vertices == 0) continue;
     const auto first = d.h_thickness.begin() + std::ptrdiff_t(pc.first_vertex);
     const float reach = params_.repulsion_scale * *std::max_element(first, first + std::ptrdiff_t(pc.num_vertices));
-    thick[p] = reach > kReachOverEdge * d.piece_short_edge[p] || model.materials[pc.material].rest_limit ? 1 : 0;
+    limited[p] = reach > kReachOverEdge * d.piece_short_edge[p] || model.materials[pc.material].rest_limit ? 1 : 0;
   }
-  d.thick_pieces = size_t(std::count(thick.begin(), thick.end(), uint8_t(1)));
-  d.repulsion.set_limited_pieces(ctx_, thick);
+  d.rest_limited_pieces = size_t(std::count(limited.begin(), limited.end(), uint8_t(1)));
+  d.repulsion.set_limited_pieces(ctx_, limited);
 }
 
 std::string IClothSolver::set_params(const ParamTable& table) {
@@ -152,7 +152,7 @@ std::string IClothSolver::set_params(const ParamTable& table) {
   const bool reach_changed = p.repulsion_scale != params_.repulsion_scale;
   params_ = p;
   if (rest_changed) rebuild_rest();
-  else if (reach_changed) update_thick_pieces();
+  else if (reach_changed) update_rest_limited_pieces();
   if (layout_changed) {  // K is gathered anew every step, in the new layout
     const ClothModel& m = *impl_->model;
     impl_->pattern.upload(ctx_, build_block_pattern(m.num_vertices(), m.tris, m.topo.bends), BlockLayout::Auto,
@@ -298,7 +298,7 @@ void IClothSolver::find_proximity(const StepInputs& in, const SimState& state) {
                                      repulsion_settings());
   add_stat(in.stats, "proximity pairs", double(num_prox));
   add_stat(in.stats, "proximity candidates", double(d.repulsion.candidates()));
-  if (d.thick_pieces) in.stats.set("rest-limited pieces", double(d.thick_pieces));
+  if (d.rest_limited_pieces) in.stats.set("rest-limited pieces", double(d.rest_limited_pieces));
 }
 
 // the elastic forces and their stiffness K at x, the external forces at time

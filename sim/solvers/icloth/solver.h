@@ -47,8 +47,8 @@ class IClothSolver : public Solver {
  private:
   struct Impl;
   void rebuild_rest();
-  /// which pieces take the repulsion's rest limit (solver.cpp, kReachOverEdge)
-  void update_thick_pieces();
+  /// which pieces take the repulsion's rest limit (solver.cpp: kReachOverEdge, Material::rest_limit)
+  void update_rest_limited_pieces();
   void step_once(const StepInputs& in, SimState& state, float h, double t, float tau0, float tau1);
   // step_once's stages (solver.cpp), in the order it runs them
   void find_proximity(const StepInputs& in, const SimState& state);

@@ -62,7 +62,7 @@ struct IClothSolver::Impl {
   DeviceBuffer<M3> diag_block;           ///< (n) kg, system_diagonal_blocks of the step (pair springs)
   float max_thickness = 0;
   std::vector<float> piece_short_edge;   ///< (pieces) m, short_edge of each piece at rest
-  size_t thick_pieces = 0;               ///< pieces that take the rest limit (kReachOverEdge)
+  size_t rest_limited_pieces = 0;        ///< pieces that take the rest limit (kReachOverEdge, Material::rest_limit)
   // cloth-cloth proximity repulsion and friction
   ClothRepulsion repulsion;
   // penetration handling (host side) and the penetration counter
