@@ -161,13 +161,12 @@ bool IClothSolver::untangle_crossed(const StepInputs& in, SimState& state) {
   cs.smooth_tries = params_.untangle_smoothings;
   cs.step = step;
   cs.reach = kUntangleReach * cs.step;
-  const std::vector<Vec3f> start = x;
   ContourResult r = untangle_contours(ci, cs, x);
   if (r.end_pairs > 0 && params_.untangle_eager_smoothings > 0) {  // too deep a crumple: the eager one
     ContourSettings eager = cs;
     eager.patience = kEagerPatience;
     eager.smooth_tries = params_.untangle_eager_smoothings;
-    std::vector<Vec3f> y = start;
+    std::vector<Vec3f> y = pushed > 0 ? state.x.to_host() : handed;  // the first one's start: state.x is as it was
     const ContourResult e = untangle_contours(ci, eager, y);
     in.stats.set("untangle eager pairs after", double(e.end_pairs));
     if (e.end_pairs < r.end_pairs) x.swap(y), r.end_pairs = e.end_pairs;
