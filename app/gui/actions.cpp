@@ -41,7 +41,7 @@ namespace {
 
 // A solver switched in over a cloth that already crosses itself or an obstacle
 // (the last frame's check): say so, and show where. No solver here promises to
-// remove crossings it is handed (README, Open defects: tangled hand-overs), and
+// remove crossings it is handed (docs/icloth.md, Open defects: tangled hand-overs), and
 // I-Cloth's promise of no new ones holds only from a clean state.
 void note_crossings_taken_over(App& app, const std::string& solver) {
   const World& w = *app.world;
