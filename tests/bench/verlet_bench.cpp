@@ -128,6 +128,23 @@ void BM_VerletFrame(benchmark::State& state) {
   report(state, w, t, scene.substeps);
 }
 
+// A frame with self-collision (hash store) at the strain limit's reach
+// (strain_reach: 0 = springs only), to price the long constraints in one run.
+void BM_VerletFrameReach(benchmark::State& state) {
+  const int nx = int(state.range(0));
+  World w(bench_context(), sweep_scene(nx));
+  no_intersection_check(w);
+  w.set_solver_param("strain_reach", std::to_string(state.range(1)));
+  for (int f = 0; f < kWarmup; ++f) w.step();
+  FrameTimes t;
+  for (auto _ : state) {
+    t.step(w);
+    state.SetIterationTime(w.stats().step_ms * 1e-3);
+  }
+  report(state, w, t, sweep_scene(nx).substeps);
+  state.counters["max strain"] = w.stats().max_strain;
+}
+
 // The sweep scene warmed up (the sheet reaches the sphere) with the given store,
 // then set to one sub-step per frame, so that a frame's detection stage is one
 // sub-step's detection.
@@ -192,6 +209,12 @@ void sweep_args(benchmark::internal::Benchmark* b) {
 }
 
 BENCHMARK(BM_VerletFrame)->Apply(sweep_args)->Iterations(10)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_VerletFrameReach)
+    ->Args({240, 0})
+    ->Args({240, 8})
+    ->Iterations(10)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 // The H100 target's size, 708 x 1416 = 1,002,528 vertices (run it with
 // CLOTHBOX_BENCH_BACKEND=cuda; the dense grid over this box is not run).
 constexpr int kGpuNx = 708;

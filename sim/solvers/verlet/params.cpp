@@ -16,6 +16,8 @@ ParamTable VerletParams::to_table() const {
   t.add_float("damping", damping, 0, 100, "1/s", "velocity damping added to the material's");
   t.add_float("max_stretch", max_stretch, 0, 10, "", "strain limit of structural/shear springs (0.1 = 10 %)");
   t.add_int("strain_iterations", strain_iterations, 0, 100, "strain-limiting Jacobi iterations per sub-step");
+  t.add_int("strain_reach", strain_reach, 0, 64,
+            "rings spanned by the strain limit's long constraints (0 = springs only)");
   t.add_bool("long_range", long_range, "long-range attachments: tether vertices to their nearest pin");
   t.add_bool("grab_holds", grab_holds, "the strain limit holds the grabbed vertices at the grab (the cloth follows)");
   t.group("virtual spheres (Zheng 2021)");
@@ -40,6 +42,7 @@ std::string VerletParams::from_table(const ParamTable& t) {
   p.damping = float(t.get("damping"));
   p.max_stretch = float(t.get("max_stretch"));
   p.strain_iterations = t.get_int("strain_iterations");
+  p.strain_reach = t.get_int("strain_reach");
   p.long_range = t.get_bool("long_range");
   p.grab_holds = t.get_bool("grab_holds");
   p.radius_scale = float(t.get("radius_scale"));
@@ -63,6 +66,7 @@ std::string VerletParams::validate() const {
   if (!in(damping, 0, 100)) return "damping must be in [0, 100] 1/s";
   if (!in(max_stretch, 0, 10)) return "max_stretch must be in [0, 10]";
   if (strain_iterations < 0 || strain_iterations > 100) return "strain_iterations must be in [0, 100]";
+  if (strain_reach != 0 && (strain_reach < 2 || strain_reach > 64)) return "strain_reach must be 0 or in [2, 64]";
   if (!in(radius_scale, 0.1f, 2)) return "radius_scale must be in [0.1, 2]";
   if (int(store) < 0 || int(store) > 2) return "store must be hash, dense or all-pairs";
   if (collision_iterations < 0 || collision_iterations > 100) return "collision_iterations must be in [0, 100]";

@@ -30,6 +30,12 @@ struct VerletParams {
   /// stretch (0.1 = 10 %) and Jacobi iterations per sub-step (0 = off).
   float max_stretch = 0.1f;
   int strain_iterations = 8;
+  /// Rings (mean structural rest lengths of path) spanned by the strain limit's
+  /// long constraints (strain_rows.h), which carry a correction that far in one
+  /// pass; 0 = springs only. A fine cloth over an obstacle held its stretch
+  /// without them: a 6 mm tablecloth over a sphere at strain 3.7, with reach 8
+  /// 0.57 (RESULTS.md, forty-second session).
+  int strain_reach = 8;
   /// Long-range attachments (Kim et al. 2012): no vertex gets farther from its
   /// nearest pin than (1 + max_stretch) x the rest-shape path length between them.
   bool long_range = true;

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "sim/core/algorithms.h"
+#include "sim/solvers/verlet/strain_rows.h"
 
 namespace cb {
 
@@ -32,7 +33,7 @@ VerletSolver::VerletSolver(const Context& ctx, const ClothModel& model) : ctx_(c
     for (int k = 0; k < 3; ++k) area[size_t(tri[k])] += model.rest_tri_area[t] / 3.f;
   }
   for (size_t i = 0; i < n; ++i) thick[i] = model.material_of_vertex(uint32_t(i)).thickness;
-  upload_strain_rows(ctx);
+  upload_strain_rows(model);
   off_.upload(ctx, springs_.offsets);
   nbr_.upload(ctx, springs_.nbr);
   rest_.upload(ctx, springs_.rest);
@@ -47,20 +48,14 @@ VerletSolver::VerletSolver(const Context& ctx, const ClothModel& model) : ctx_(c
   v1_.resize(ctx, n);
 }
 
-// The structural and shear springs of each row, in row order (strain limiting
-// reads only these).
-void VerletSolver::upload_strain_rows(const Context& ctx) {
-  const SpringLists& s = springs_;
-  std::vector<uint32_t> off(s.rows() + 1, 0), nbr;
-  std::vector<float> rest;
-  for (size_t i = 0; i < s.rows(); ++i) {
-    for (uint32_t e = s.offsets[i]; e < s.offsets[i + 1]; ++e)
-      if (s.kind[e] != kBend) nbr.push_back(s.nbr[e]), rest.push_back(s.rest[e]);
-    off[i + 1] = uint32_t(nbr.size());
-  }
-  soff_.upload(ctx, off);
-  snbr_.upload(ctx, nbr);
-  srest_.upload(ctx, rest);
+// The strain limit's rows (strain_rows.h), rebuilt when strain_reach changes.
+void VerletSolver::upload_strain_rows(const ClothModel& model) {
+  const StrainRows r = build_strain_rows(springs_, model.rest, rest_length_, params_.strain_reach);
+  soff_.upload(ctx_, r.offsets);
+  snbr_.upload(ctx_, r.nbr);
+  srest_.upload(ctx_, r.rest);
+  long_constraints_ = r.num_long / 2;
+  strain_rows_reach_ = params_.strain_reach;
 }
 
 std::string VerletSolver::set_params(const ParamTable& table) {
@@ -145,6 +140,7 @@ void VerletSolver::step(const StepInputs& in, SimState& state) {
   const int substeps = params_.substeps > 0 ? params_.substeps : std::max(1, in.substeps);
   const float h = in.dt / float(substeps);
   update_coefficients(in.model, h);
+  if (params_.strain_reach != strain_rows_reach_) upload_strain_rows(in.model);
   if (params_.long_range) update_attachments(state);
   if (in.obstacles.has_meshes()) {
     ScopedStage s(in.timer, "verlet obstacles bvh");
@@ -253,6 +249,7 @@ void VerletSolver::find_contacts(const Vec3f* x, int n, float radius) {
 void VerletSolver::report_stats(const StepInputs& in) {
   FrameStats& s = in.stats;
   s.set("springs softened", double(softened_) / 2.0);
+  s.set("long strain constraints", double(long_constraints_));
   if (!in.self_collision || !contacts_valid_) return;
   const verlet::ContactLists cl = contact_lists();
   if (overlap_.size() != size_t(cl.n)) overlap_.resize(ctx_, size_t(cl.n)), touching_.resize(ctx_, size_t(cl.n));

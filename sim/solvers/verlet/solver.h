@@ -54,7 +54,7 @@ class VerletSolver : public Solver {
   verlet::ContactFilter contact_filter() const;
 
  private:
-  void upload_strain_rows(const Context& ctx);
+  void upload_strain_rows(const ClothModel& model);
   void update_coefficients(const ClothModel& model, float h);
   void update_attachments(const SimState& state);
   void substep(const StepInputs& in, SimState& state, float h, float t);
@@ -73,9 +73,11 @@ class VerletSolver : public Solver {
   float max_thickness_ = 0;       ///< m, largest material thickness
   float coeff_h_ = -1;            ///< sub-step the coefficients were made for
   size_t softened_ = 0;
+  size_t long_constraints_ = 0;   ///< the strain limit's long constraints (strain_rows.h)
+  int strain_rows_reach_ = -1;    ///< strain_reach the rows were built for
   // per model (backend)
   DeviceBuffer<uint32_t> off_, nbr_, piece_;
-  DeviceBuffer<uint32_t> soff_, snbr_;  ///< strain-limited springs (structural + shear) only
+  DeviceBuffer<uint32_t> soff_, snbr_;  ///< the strain limit's rows: structural + shear springs, long constraints
   DeviceBuffer<float> srest_;
   DeviceBuffer<float> rest_, k_, c_, area_, damp_, thick_;
   DeviceBuffer<uint8_t> kind_;

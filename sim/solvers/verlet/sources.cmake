@@ -2,6 +2,7 @@
 list(APPEND CLOTHBOX_SIM_CXX
   solvers/verlet/params.cpp
   solvers/verlet/springs.cpp
+  solvers/verlet/strain_rows.cpp
   solvers/verlet/solver.cpp
   solvers/verlet/sphere_contacts_cpu.cpp)
 list(APPEND CLOTHBOX_SIM_CU
