@@ -33,7 +33,6 @@ VerletSolver::VerletSolver(const Context& ctx, const ClothModel& model) : ctx_(c
     for (int k = 0; k < 3; ++k) area[size_t(tri[k])] += model.rest_tri_area[t] / 3.f;
   }
   for (size_t i = 0; i < n; ++i) thick[i] = model.material_of_vertex(uint32_t(i)).thickness;
-  upload_strain_rows(model);
   off_.upload(ctx, springs_.offsets);
   nbr_.upload(ctx, springs_.nbr);
   rest_.upload(ctx, springs_.rest);
@@ -140,7 +139,7 @@ void VerletSolver::step(const StepInputs& in, SimState& state) {
   const int substeps = params_.substeps > 0 ? params_.substeps : std::max(1, in.substeps);
   const float h = in.dt / float(substeps);
   update_coefficients(in.model, h);
-  if (params_.strain_reach != strain_rows_reach_) upload_strain_rows(in.model);
+  if (params_.strain_reach != strain_rows_reach_) upload_strain_rows(in.model);  // first step, or reach changed
   if (params_.long_range) update_attachments(state);
   if (in.obstacles.has_meshes()) {
     ScopedStage s(in.timer, "verlet obstacles bvh");

@@ -78,10 +78,19 @@ StrainRows build_strain_rows(const SpringLists& s, const std::vector<Vec3f>& res
   std::vector<std::vector<Item>> extra(n);
   if (reach > 0 && mean_length > 0.f) {
     const float cut = float(reach) * mean_length;
-    std::vector<float> dist(n, kInfinity);
-    std::vector<uint32_t> touched;
+    // each vertex's own picks, one search per vertex in parallel (7 s for a
+    // million vertices on one core at reach 8), then both rows serially
+    std::vector<std::vector<Item>> picks(n);
+#pragma omp parallel
+    {
+      std::vector<float> dist(n, kInfinity);
+      std::vector<uint32_t> touched;
+#pragma omp for schedule(dynamic, 256)
+      for (int64_t i = 0; i < int64_t(n); ++i)
+        picks[size_t(i)] = spread(ring_at(s, uint32_t(i), cut, dist, touched), rest, uint32_t(i));
+    }
     for (uint32_t i = 0; i < n; ++i)
-      for (const Item& it : spread(ring_at(s, i, cut, dist, touched), rest, i)) {
+      for (const Item& it : picks[i]) {
         extra[i].push_back({it.first, it.second});
         extra[it.second].push_back({it.first, i});
       }
