@@ -13,7 +13,8 @@
 // One sub-step (h = dt / substeps), every pass one thread per vertex:
 //   1. predict   x1 = x + h ((1 - damp h) v + h a), a = springs + gravity + wind drag
 //   2. grab      project the mouse grab (grab_holds: then held through step 3)
-//   3. strain    Jacobi strain limiting of structural/shear springs (Provot 1995),
+//   3. strain    Jacobi strain limiting of structural/shear springs (Provot 1995)
+//                and of long constraints strain_reach rings long (strain_rows.h),
 //                long-range attachments (without grab_holds: the grab after them)
 //   4. obstacles analytic shapes (shape_distance) and meshes (ObstacleProximity)
 //   5. spheres   contact lists from the chosen store, Jacobi TOI response, obstacles again
