@@ -143,7 +143,7 @@ for s in "${sections[@]}"; do
            result[agree]="exit $rc (see agree.log)"
            [ $rc -eq 124 ] && result[agree]+="; cut in $(grep '^\[ RUN      \]' "$out/agree.log" | tail -1 | awk '{print $4}')" ;;
     scenes) run_scenes ;;
-    verlet) bench verlet 300 'BM_Verlet(Frame/(240|708)/(-1|0)/|Detect/(240|708)/0/|AllPairs/240/)' CLOTHBOX_BENCH_BACKEND=cuda ;;
+    verlet) bench verlet 300 'BM_Verlet(Frame/(240|708)/(-1|0)/|FrameReach/708/|Detect/(240|708)/0/|AllPairs/240/)' CLOTHBOX_BENCH_BACKEND=cuda ;;
     pbd) bench pbd 120 'BM_PbdStep/(256|1024)/' CLOTHBOX_BENCH_BACKEND=cuda ;;
     icloth) bench icloth "${ICLOTH_TIMEOUT:-320}" "${ICLOTH_FILTER:-BM_IClothPinnedSheet|BM_IClothLarge(Sphere|Funnel)|BM_IClothGpu(Funnel|Sphere)}" ;;
     collision) bench collision 120 '.' ;;
