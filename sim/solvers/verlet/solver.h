@@ -80,6 +80,7 @@ class VerletSolver : public Solver {
   DeviceBuffer<uint32_t> off_, nbr_, piece_;
   DeviceBuffer<uint32_t> soff_, snbr_;  ///< the strain limit's rows: structural + shear springs, long constraints
   DeviceBuffer<float> srest_;
+  DeviceBuffer<uint32_t> slong_;  ///< (n) where each strain row's long constraints begin
   DeviceBuffer<float> rest_, k_, c_, area_, damp_, thick_;
   DeviceBuffer<uint8_t> kind_;
   DeviceBuffer<Vec3f> rest_x_;

@@ -97,9 +97,11 @@ StrainRows build_strain_rows(const SpringLists& s, const std::vector<Vec3f>& res
   }
   StrainRows r;
   r.offsets.assign(n + 1, 0);
+  r.long_begin.assign(n, 0);
   for (size_t i = 0; i < n; ++i) {
     for (uint32_t e = s.offsets[i]; e < s.offsets[i + 1]; ++e)
       if (s.kind[e] != kBend) r.nbr.push_back(s.nbr[e]), r.rest.push_back(s.rest[e]);
+    r.long_begin[i] = uint32_t(r.nbr.size());
     std::vector<Item>& x = extra[i];
     std::sort(x.begin(), x.end(), [](const Item& a, const Item& b) { return a.second < b.second; });
     x.erase(std::unique(x.begin(), x.end(), [](const Item& a, const Item& b) { return a.second == b.second; }),

@@ -27,6 +27,7 @@ struct StrainRows {
   std::vector<uint32_t> offsets;  ///< (nverts + 1)
   std::vector<uint32_t> nbr;      ///< (nnz) the other vertex
   std::vector<float> rest;        ///< (nnz) m, rest length (springs) or rest path length (long constraints)
+  std::vector<uint32_t> long_begin;  ///< (nverts) where each row's long constraints begin (after its springs)
   size_t num_long = 0;            ///< long constraints, each counted in both rows
 };
 

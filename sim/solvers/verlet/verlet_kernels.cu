@@ -79,15 +79,16 @@ void hold_grabbed(const Context& ctx, const Grab& g, const float* w, int n, floa
 }
 
 void strain_limit(const Context& ctx, const ModelView& m, float max_stretch, const float* w, const Vec3f* xa,
-                  Vec3f* xb, const uint8_t* moved_in, uint8_t* moved_out) {
+                  Vec3f* xb, const uint8_t* moved_in, uint8_t* moved_out, bool with_long) {
   const uint32_t* soff = m.soff;
   const uint32_t* snbr = m.snbr;
   const float* srest = m.srest;
+  const uint32_t* slong = m.slong;
   const float grow = 1.f + max_stretch;
   parallel_for(ctx, m.n, [=] CB_HD(int i) {
     const float wi = w[i];
     const Vec3f xi = xa[i];
-    const uint32_t e0 = soff[i], e1 = soff[i + 1];
+    const uint32_t e0 = soff[i], e1 = with_long || !slong ? soff[i + 1] : slong[i];
     // inputs unchanged since the previous pass, which left i in place: so would this one
     bool active = moved_in == nullptr || moved_in[i];
     for (uint32_t e = e0; e < e1 && !active; ++e) active = moved_in[snbr[e]] != 0;

@@ -30,6 +30,7 @@ struct ModelView {
   const uint32_t* soff = nullptr;    ///< (n + 1) rows of the strain-limited (structural + shear) springs
   const uint32_t* snbr = nullptr;    ///< (snnz) their neighbour ids
   const float* srest = nullptr;      ///< (snnz) m, their rest lengths
+  const uint32_t* slong = nullptr;   ///< (n) where each strain row's long constraints begin (strain_rows.h)
   int n = 0;
 };
 
@@ -66,13 +67,14 @@ void apply_grab(const Context& ctx, const Grab& g, Vec3f* x, const float* w);
 void hold_grabbed(const Context& ctx, const Grab& g, const float* w, int n, float* held);
 
 /// One Jacobi pass of strain limiting (Provot 1995) on structural and shear
-/// springs: xb = xa + mean correction of the springs stretched beyond (1 + s) L.
+/// springs, and with `with_long` on the rows' long constraints (strain_rows.h):
+/// xb = xa + mean correction of the constraints stretched beyond (1 + s) L.
 /// moved_out[i] = 1 where vertex i was corrected. With moved_in (the previous
 /// pass's moved_out; null = first pass) a vertex that was not corrected and
 /// whose strain neighbours were not either has the same inputs as in that pass
 /// and is skipped (copied): the result is identical, the work ~ the active set.
 void strain_limit(const Context& ctx, const ModelView& m, float max_stretch, const float* w, const Vec3f* xa,
-                  Vec3f* xb, const uint8_t* moved_in, uint8_t* moved_out);
+                  Vec3f* xb, const uint8_t* moved_in, uint8_t* moved_out, bool with_long);
 
 /// Pushes x out of the analytic shapes to the vertex thickness, with Coulomb
 /// friction against the shape's surface velocity (x0: start of the sub-step).
