@@ -36,6 +36,11 @@ struct VerletParams {
   /// without them: a 6 mm tablecloth over a sphere at strain 3.7, with reach 8
   /// 0.57 (RESULTS.md, forty-second session).
   int strain_reach = 8;
+  /// The analytic obstacles push the cloth out after every strain pass, not
+  /// only after the last: the strain limit then converges against them. A fine
+  /// tablecloth over a box held edges 3-fold stretched over the box's corners
+  /// without it, 1.5 with it (RESULTS.md, forty-second session).
+  bool obstacles_in_passes = true;
   /// Long-range attachments (Kim et al. 2012): no vertex gets farther from its
   /// nearest pin than (1 + max_stretch) x the rest-shape path length between them.
   bool long_range = true;

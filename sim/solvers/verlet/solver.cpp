@@ -180,6 +180,13 @@ void VerletSolver::substep(const StepInputs& in, SimState& state, float h, float
                            moved_b_.data(), with_long);
       xa_.swap(xb_);
       moved_a_.swap(moved_b_);
+      // the pass's result pushed out of the shapes (and marked as moved), so
+      // that the next pass limits the strain of where the cloth can be
+      if (params_.obstacles_in_passes && it + 1 < params_.strain_iterations) {
+        const ObstacleSet& o = in.obstacles;
+        verlet::collide_shapes(ctx_, m, o.d_shapes.data(), o.d_shapes_prev.data(), o.num_shapes(), in.dt, h,
+                               state.x.data(), state.inv_mass.data(), xa_.data(), moved_a_.data());
+      }
     }
     if (params_.long_range && any_pin_)
       verlet::long_range_attach(ctx_, m.n, anchor_.data(), geodesic_.data(), params_.max_stretch, ws, xa_.data());

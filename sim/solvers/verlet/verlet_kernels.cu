@@ -128,20 +128,24 @@ CB_HD inline Vec3f push_out(Vec3f p, Vec3f p0, Vec3f n, float d, float thickness
 }  // namespace
 
 void collide_shapes(const Context& ctx, const ModelView& m, const Shape* shapes, const Shape* shapes_prev,
-                    int nshapes, float frame_dt, float h, const Vec3f* x0, const float* w, Vec3f* x) {
+                    int nshapes, float frame_dt, float h, const Vec3f* x0, const float* w, Vec3f* x,
+                    uint8_t* moved) {
   if (nshapes == 0) return;
   const float* thick = m.thickness;
   parallel_for(ctx, m.n, [=] CB_HD(int i) {
     if (w[i] <= 0.f) return;
     Vec3f p = x[i];
+    bool pushed = false;
     for (int s = 0; s < nshapes; ++s) {
       Vec3f n;
       float d = shape_distance(shapes[s], p, &n);
       if (d >= thick[i]) continue;
       Vec3f sv = frame_dt > 0.f ? shape_point_velocity(shapes[s], shapes_prev[s], p, frame_dt) : Vec3f{};
       p = push_out(p, x0[i], n, d, thick[i], sv, h, shapes[s].friction);
+      pushed = true;
     }
     x[i] = p;
+    if (moved && pushed) moved[i] = 1;
   });
 }
 

@@ -78,8 +78,10 @@ void strain_limit(const Context& ctx, const ModelView& m, float max_stretch, con
 
 /// Pushes x out of the analytic shapes to the vertex thickness, with Coulomb
 /// friction against the shape's surface velocity (x0: start of the sub-step).
+/// moved (optional): set to 1 where a vertex was pushed (the strain passes' flags).
 void collide_shapes(const Context& ctx, const ModelView& m, const Shape* shapes, const Shape* shapes_prev,
-                    int nshapes, float frame_dt, float h, const Vec3f* x0, const float* w, Vec3f* x);
+                    int nshapes, float frame_dt, float h, const Vec3f* x0, const float* w, Vec3f* x,
+                    uint8_t* moved = nullptr);
 
 /// Same for triangle-mesh obstacles given each vertex's closest obstacle contact.
 void collide_meshes(const Context& ctx, const ModelView& m, const ObstacleContact* contacts, float h,
