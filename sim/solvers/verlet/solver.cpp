@@ -181,11 +181,13 @@ void VerletSolver::substep(const StepInputs& in, SimState& state, float h, float
       xa_.swap(xb_);
       moved_a_.swap(moved_b_);
       // the pass's result pushed out of the shapes (and marked as moved), so
-      // that the next pass limits the strain of where the cloth can be
+      // that the next pass limits the strain of where the cloth can be; after
+      // the first pass only the vertices it moved (the rest were pushed out
+      // after the pass before)
       if (params_.obstacles_in_passes && it + 1 < params_.strain_iterations) {
         const ObstacleSet& o = in.obstacles;
         verlet::collide_shapes(ctx_, m, o.d_shapes.data(), o.d_shapes_prev.data(), o.num_shapes(), in.dt, h,
-                               state.x.data(), state.inv_mass.data(), xa_.data(), moved_a_.data());
+                               state.x.data(), state.inv_mass.data(), xa_.data(), moved_a_.data(), it > 0);
       }
     }
     if (params_.long_range && any_pin_)

@@ -129,11 +129,11 @@ CB_HD inline Vec3f push_out(Vec3f p, Vec3f p0, Vec3f n, float d, float thickness
 
 void collide_shapes(const Context& ctx, const ModelView& m, const Shape* shapes, const Shape* shapes_prev,
                     int nshapes, float frame_dt, float h, const Vec3f* x0, const float* w, Vec3f* x,
-                    uint8_t* moved) {
+                    uint8_t* moved, bool only_moved) {
   if (nshapes == 0) return;
   const float* thick = m.thickness;
   parallel_for(ctx, m.n, [=] CB_HD(int i) {
-    if (w[i] <= 0.f) return;
+    if (w[i] <= 0.f || (only_moved && !moved[i])) return;
     Vec3f p = x[i];
     bool pushed = false;
     for (int s = 0; s < nshapes; ++s) {

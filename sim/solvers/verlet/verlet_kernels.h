@@ -78,10 +78,12 @@ void strain_limit(const Context& ctx, const ModelView& m, float max_stretch, con
 
 /// Pushes x out of the analytic shapes to the vertex thickness, with Coulomb
 /// friction against the shape's surface velocity (x0: start of the sub-step).
-/// moved (optional): set to 1 where a vertex was pushed (the strain passes' flags).
+/// moved (optional): set to 1 where a vertex was pushed (the strain passes' flags);
+/// with only_moved, vertices whose flag is 0 are not looked at (they have not
+/// moved since they were last pushed out).
 void collide_shapes(const Context& ctx, const ModelView& m, const Shape* shapes, const Shape* shapes_prev,
                     int nshapes, float frame_dt, float h, const Vec3f* x0, const float* w, Vec3f* x,
-                    uint8_t* moved = nullptr);
+                    uint8_t* moved = nullptr, bool only_moved = false);
 
 /// Same for triangle-mesh obstacles given each vertex's closest obstacle contact.
 void collide_meshes(const Context& ctx, const ModelView& m, const ObstacleContact* contacts, float h,
