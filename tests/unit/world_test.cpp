@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/error.h"
 #include "sim/scene/scene.h"
 #include "sim/solvers/testing/gravity_solver.h"
 #include "sim/world.h"
@@ -191,6 +192,28 @@ TEST(World, CountsIntersectingPairsEveryFrame) {
 
 namespace cb {
 namespace {
+
+// A scene's solver parameters are checked when the world is made (the scene
+// loader reads them as values only): an out-of-range one names the file and
+// the parameter. Verlet's strain-limit parameters of the forty-second session.
+TEST(World, ASceneWithABadSolverParameterNamesTheFileAndTheParameter) {
+  const std::string dir = test::source_path("tests/data/broken");
+  const std::pair<const char*, const char*> cases[] = {
+      {"verlet_strain_reach.json", "/solver/params/strain_reach: strain_reach must be 0 or in [2, 64]"},
+      {"verlet_obstacles_in_passes.json",
+       "/solver/params/obstacles_in_passes: parameter 'obstacles_in_passes' = 2 is outside [0, 1]"},
+  };
+  for (const auto& [file, message] : cases) {
+    const std::string path = dir + "/" + file;
+    const SceneSpec s = load_scene(path);  // values of the right JSON types: the loader takes them
+    try {
+      World w(Context{}, s);
+      ADD_FAILURE() << file << ": the world was made";
+    } catch (const Error& e) {
+      EXPECT_EQ(std::string(e.what()), path + ": " + message);
+    }
+  }
+}
 
 TEST(World, SolverParametersComeBackAfterASwitch) {
   if (solver_registry().size() < 2) GTEST_SKIP() << "needs two registered solvers";
