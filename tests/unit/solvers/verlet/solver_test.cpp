@@ -178,29 +178,31 @@ TEST(VerletSolver, SheetDrapedOnASphereStaysOutside) {
 }
 
 
+// A 0.6 m sheet of 6 mm springs (2 mm thick) dropped from 0.72 m onto
+// `obstacle`: its largest edge strain after 60 frames (1 s).
+float strain_of_fine_sheet_over(const Context& ctx, const ObstacleSpec& obstacle, const Params& params) {
+  SceneSpec s = test::grid_scene(100, 100, 0.6f, 0.6f, 0.72f);
+  s.cloths[0].material.thickness = 0.002f;
+  s.obstacles.push_back(obstacle);
+  auto w = make_world(ctx, s, params);
+  for (int f = 0; f < 60; ++f) w->step();
+  EXPECT_FALSE(w->stats().has_nan);
+  return w->stats().max_strain;
+}
+
 // A fine sheet over a ball: the hanging skirt's tension must cross the cap, 33
 // rings of springs, which Jacobi passes carry one ring each; friction then held
 // the cap stretched where the passes slid it (RESULTS.md, forty-second
 // session). The strain limit's long constraints (strain_reach) carry it.
 TEST(VerletSolver, AFineSheetOverABallIsNotHeldStretched) {
+  ObstacleSpec ball;
+  ball.kind = ObstacleKind::Sphere;
+  ball.radius = 0.2f;
+  ball.pose.t = Vec3f{0, 0.5f, 0};
   for (const Context& ctx : test::backends()) {
-    auto final_strain = [&](const Params& p) {
-      SceneSpec s = test::grid_scene(100, 100, 0.6f, 0.6f, 0.72f);  // 6 mm springs
-      s.cloths[0].material.thickness = 0.002f;
-      ObstacleSpec ball;
-      ball.kind = ObstacleKind::Sphere;
-      ball.radius = 0.2f;
-      ball.pose.t = Vec3f{0, 0.5f, 0};
-      s.obstacles.push_back(ball);
-      auto w = make_world(ctx, s, p);
-      for (int f = 0; f < 60; ++f) w->step();
-      EXPECT_FALSE(w->stats().has_nan);
-      return w->stats().max_strain;
-    };
-    const float with = final_strain({});  // strain_reach 8 by default
-    const float without = final_strain({{"strain_reach", "0"}});
-    EXPECT_LT(with, 0.5f) << "with the long constraints";
-    EXPECT_GT(without, 0.9f) << "springs only: the defect the long constraints mend";
+    EXPECT_LT(strain_of_fine_sheet_over(ctx, ball, {}), 0.5f) << "with the long constraints (strain_reach 8)";
+    EXPECT_GT(strain_of_fine_sheet_over(ctx, ball, {{"strain_reach", "0"}}), 0.9f)
+        << "springs only: the defect the long constraints mend";
   }
 }
 
@@ -209,25 +211,16 @@ TEST(VerletSolver, AFineSheetOverABallIsNotHeldStretched) {
 // (strain 2.5 at the box's edges with the long constraints alone). Pushed out
 // after every pass (obstacles_in_passes), the passes converge against the box.
 TEST(VerletSolver, AFineSheetOverABoxIsNotTornAtItsEdges) {
+  ObstacleSpec box;
+  box.kind = ObstacleKind::Box;
+  box.half_extents = Vec3f{0.17f, 0.35f, 0.17f};
+  box.pose.t = Vec3f{0, 0.35f, 0};
   for (const Context& ctx : test::backends()) {
-    auto final_strain = [&](const Params& p) {
-      SceneSpec s = test::grid_scene(100, 100, 0.6f, 0.6f, 0.72f);  // 6 mm springs
-      s.cloths[0].material.thickness = 0.002f;
-      ObstacleSpec box;
-      box.kind = ObstacleKind::Box;
-      box.half_extents = Vec3f{0.17f, 0.35f, 0.17f};
-      box.pose.t = Vec3f{0, 0.35f, 0};
-      s.obstacles.push_back(box);
-      auto w = make_world(ctx, s, p);
-      for (int f = 0; f < 60; ++f) w->step();
-      EXPECT_FALSE(w->stats().has_nan);
-      return w->stats().max_strain;
-    };
-    const float with = final_strain({});
-    const float without = final_strain({{"obstacles_in_passes", "false"}});
-    EXPECT_LT(with, 1.5f) << "pushed out between the passes";
-    EXPECT_GT(without, 2.f) << "pushed out after the last pass only: the defect this mends";
+    EXPECT_LT(strain_of_fine_sheet_over(ctx, box, {}), 1.5f) << "pushed out between the passes";
+    EXPECT_GT(strain_of_fine_sheet_over(ctx, box, {{"obstacles_in_passes", "false"}}), 2.f)
+        << "pushed out after the last pass only: the defect this mends";
   }
 }
+
 }  // namespace
 }  // namespace cb
