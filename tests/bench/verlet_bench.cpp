@@ -111,6 +111,17 @@ void report(benchmark::State& state, const World& w, const FrameTimes& t, int su
   state.counters["centres_lost"] = s.get("centres lost");
 }
 
+// The timed frames of a benchmark (one World::step each, manual time) and
+// their counters.
+void time_frames(benchmark::State& state, World& w, int substeps) {
+  FrameTimes t;
+  for (auto _ : state) {
+    t.step(w);
+    state.SetIterationTime(w.stats().step_ms * 1e-3);
+  }
+  report(state, w, t, substeps);
+}
+
 // args: nx, store (-1 = no self-collision, 0 hash, 1 dense)
 void BM_VerletFrame(benchmark::State& state) {
   const int nx = int(state.range(0)), store = int(state.range(1));
@@ -120,28 +131,18 @@ void BM_VerletFrame(benchmark::State& state) {
   no_intersection_check(w);
   if (store >= 0) w.set_solver_param("store", store == 0 ? "hash" : "dense");
   for (int f = 0; f < kWarmup; ++f) w.step();
-  FrameTimes t;
-  for (auto _ : state) {
-    t.step(w);
-    state.SetIterationTime(w.stats().step_ms * 1e-3);
-  }
-  report(state, w, t, scene.substeps);
+  time_frames(state, w, scene.substeps);
 }
 
 // A frame with self-collision (hash store) at the strain limit's reach
 // (strain_reach: 0 = springs only), to price the long constraints in one run.
 void BM_VerletFrameReach(benchmark::State& state) {
-  const int nx = int(state.range(0));
-  World w(bench_context(), sweep_scene(nx));
+  const SceneSpec scene = sweep_scene(int(state.range(0)));
+  World w(bench_context(), scene);
   no_intersection_check(w);
   w.set_solver_param("strain_reach", std::to_string(state.range(1)));
   for (int f = 0; f < kWarmup; ++f) w.step();
-  FrameTimes t;
-  for (auto _ : state) {
-    t.step(w);
-    state.SetIterationTime(w.stats().step_ms * 1e-3);
-  }
-  report(state, w, t, sweep_scene(nx).substeps);
+  time_frames(state, w, scene.substeps);
   state.counters["max strain"] = w.stats().max_strain;
 }
 
@@ -178,12 +179,7 @@ void BM_VerletAllPairs(benchmark::State& state) {
   for (int f = 0; f < 5; ++f) hash_ms.push_back(step_detect_ms(*w));
   const double hash_detect = median(hash_ms);
   w->set_solver_param("store", "all-pairs");
-  FrameTimes t;
-  for (auto _ : state) {
-    t.step(*w);
-    state.SetIterationTime(w->stats().step_ms * 1e-3);
-  }
-  report(state, *w, t, 1);
+  time_frames(state, *w, 1);
   state.counters["hash_detect_ms_same_run"] = hash_detect;
   state.counters["speedup_hash_vs_all_pairs"] = stage_ms(w->stats(), "verlet sphere grid") / hash_detect;
 }

@@ -27,9 +27,9 @@ struct ModelView {
   const float* area = nullptr;    ///< (n) m^2, lumped vertex area (air drag)
   const float* damp = nullptr;    ///< (n) 1/s, velocity damping
   const float* thickness = nullptr;  ///< (n) m, obstacle collision thickness
-  const uint32_t* soff = nullptr;    ///< (n + 1) rows of the strain-limited (structural + shear) springs
-  const uint32_t* snbr = nullptr;    ///< (snnz) their neighbour ids
-  const float* srest = nullptr;      ///< (snnz) m, their rest lengths
+  const uint32_t* soff = nullptr;    ///< (n + 1) rows of the strain limit: structural + shear springs, long constraints
+  const uint32_t* snbr = nullptr;    ///< (snnz) their other vertex
+  const float* srest = nullptr;      ///< (snnz) m, their rest lengths (rest path lengths for long constraints)
   const uint32_t* slong = nullptr;   ///< (n) where each strain row's long constraints begin (strain_rows.h)
   int n = 0;
 };
