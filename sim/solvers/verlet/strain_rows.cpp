@@ -91,7 +91,7 @@ StrainRows build_strain_rows(const SpringLists& s, const std::vector<Vec3f>& res
     }
     for (uint32_t i = 0; i < n; ++i)
       for (const Item& it : picks[i]) {
-        extra[i].push_back({it.first, it.second});
+        extra[i].push_back(it);
         extra[it.second].push_back({it.first, i});
       }
   }
