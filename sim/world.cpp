@@ -35,6 +35,7 @@ World::World(const Context& ctx, SceneSpec scene) : ctx_(ctx), scene_(std::move(
   init_state();
   update_obstacles(0.0, 0.0);
   warn_of_start_intersections();
+  check_params_of();
   const std::string& name = scene_.solver.empty() && !solver_registry().empty() ? solver_registry()[0].name : scene_.solver;
   if (!name.empty()) {
     std::string serr = set_solver(name);
@@ -47,6 +48,23 @@ World::World(const Context& ctx, SceneSpec scene) : ctx_(ctx), scene_(std::move(
 }
 
 World::~World() = default;
+
+// The parameters the scene gives other solvers (SceneSpec::params_of) are
+// checked at load, so that a bad one is reported with the file, not at a switch.
+void World::check_params_of() const {
+  for (const auto& [solver, params] : scene_.params_of) {
+    const std::string where = scene_.path + ": /solver/params_of/" + solver;
+    const SolverEntry* e = find_solver(solver);
+    if (!e) throw Error(where + ": unknown solver '" + solver + "' (available: " + solver_names() + ")");
+    ParamTable t = e->defaults();
+    for (const auto& [name, value] : params) {
+      std::string err = t.set_text(name, value);
+      if (!err.empty()) throw Error(where + "/" + name + ": " + err);
+    }
+    std::string err = e->check(t);
+    if (!err.empty()) throw Error(where + ": " + err);
+  }
+}
 
 void World::init_state() {
   const size_t n = model_.num_vertices();
@@ -212,7 +230,13 @@ std::string World::set_solver(const std::string& name) {
   if (solver_) saved_params_[solver_->name()] = solver_->params();
   set_solver(e->make(ctx_, model_));
   auto saved = saved_params_.find(name);
-  if (saved != saved_params_.end()) solver_->set_params(saved->second);  // was valid when saved
+  if (saved != saved_params_.end()) {
+    solver_->set_params(saved->second);  // was valid when saved
+  } else if (auto of = scene_.params_of.find(name); of != scene_.params_of.end()) {
+    ParamTable t = solver_->params();
+    for (const auto& [param, value] : of->second) t.set_text(param, value);
+    solver_->set_params(t);  // checked at load (check_params_of)
+  }
   return "";
 }
 

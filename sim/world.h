@@ -56,8 +56,9 @@ class World {
 
   // --- solvers --------------------------------------------------------------
   /// Switches to a registered solver, keeping positions, velocities and pins.
-  /// Parameters edited on a solver come back when the user returns to it.
-  /// Returns "" or why not (unknown name).
+  /// Parameters edited on a solver come back when the user returns to it; a
+  /// solver not used before starts with what the scene gives it
+  /// (SceneSpec::params_of), else its defaults. Returns "" or why not (unknown name).
   std::string set_solver(const std::string& name);
   /// Installs any solver (tests use a gravity-only solver this way).
   void set_solver(std::unique_ptr<Solver> solver);
@@ -109,6 +110,7 @@ class World {
 
  private:
   void init_state();
+  void check_params_of() const;
   void update_obstacles(double t0, double t1);
   void upload_inverse_mass();
   void finish_stats(double step_ms);

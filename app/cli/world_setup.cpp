@@ -31,8 +31,7 @@ std::unique_ptr<World> make_world(const Args& args) {
   if (!note.empty()) std::fprintf(stderr, "%s\n", note.c_str());
   SceneSpec scene = load_scene_or_obj(args.get("scene"));
   if (args.has("solver")) {
-    scene.solver = args.get("solver");
-    scene.solver_params.clear();  // the scene's parameters belong to its own solver
+    use_solver(scene, args.get("solver"));  // the scene's parameters for that solver, if it gives any
   }
   auto world = std::make_unique<World>(ctx, std::move(scene));
   for (const std::string& w : world->warnings()) std::fprintf(stderr, "warning: %s\n", w.c_str());

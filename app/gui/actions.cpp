@@ -15,8 +15,7 @@ std::string load_world(App& app, const std::string& path, const std::string& sol
   try {
     SceneSpec scene = cli::load_scene_or_obj(path);
     if (!solver.empty()) {
-      scene.solver = solver;
-      scene.solver_params.clear();  // the scene's parameters belong to its own solver
+      use_solver(scene, solver);  // the scene's parameters for that solver, if it gives any
     }
     w = std::make_unique<World>(app.ctx, std::move(scene));
   } catch (const std::exception& e) {

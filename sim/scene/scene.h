@@ -71,6 +71,10 @@ struct SceneSpec {
   Environment env;
   std::string solver;    ///< registry name ("" = the first registered)
   std::map<std::string, std::string> solver_params;  ///< name -> text value
+  /// The parameters the scene gives other solvers, applied when the user
+  /// switches to one (solver -> name -> text value): a scene made for one
+  /// method can say what another needs on it (kick_skirt.json: Verlet's sub-steps).
+  std::map<std::string, std::map<std::string, std::string>> params_of;
   float dt = 1.f / 60;   ///< s, frame time step
   int substeps = 4;
   bool self_collision = true;
@@ -85,6 +89,11 @@ SceneSpec load_scene(const std::string& path);
 /// A scene with one OBJ cloth dropped above a ground plane (what the app does
 /// when handed a bare .obj file).
 SceneSpec scene_from_obj(const std::string& obj_path);
+
+/// Makes `name` the scene's solver (--solver, the app's solver choice): the
+/// parameters the scene gives its solver move to params_of, and those it gives
+/// `name`, if any, become solver_params.
+void use_solver(SceneSpec& s, const std::string& name);
 
 /// The cloth inputs for build_cloth_model, in scene order.
 std::vector<ClothInput> cloth_inputs(const SceneSpec& s);

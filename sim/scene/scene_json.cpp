@@ -338,6 +338,18 @@ void read_environment(const JsonReader& r, const json& doc, SceneSpec& s) {
   }
 }
 
+// A solver's parameters: {name: number, true/false or a name}, as text.
+void read_params(const JsonReader& r, const json& p, const std::string& where, std::map<std::string, std::string>& out) {
+  r.require_object(p, where);
+  for (auto kv = p.begin(); kv != p.end(); ++kv) {
+    const json& v = kv.value();
+    if (v.is_string()) out[kv.key()] = v.get<std::string>();
+    else if (v.is_boolean()) out[kv.key()] = v.get<bool>() ? "true" : "false";
+    else if (v.is_number()) out[kv.key()] = v.dump();
+    else r.fail(where + "/" + kv.key(), "expected a number, true/false or a name, got " + JsonReader::describe(v));
+  }
+}
+
 void read_solver(const JsonReader& r, const json& doc, SceneSpec& s) {
   auto it = doc.find("solver");
   if (it == doc.end()) return;
@@ -346,17 +358,16 @@ void read_solver(const JsonReader& r, const json& doc, SceneSpec& s) {
     return;
   }
   r.require_object(*it, "/solver");
-  r.check_keys(*it, "/solver", {"name", "params"});
+  r.check_keys(*it, "/solver", {"name", "params", "params_of"});
   s.solver = r.required_string(*it, "name", "/solver");
-  if (!it->contains("params")) return;
-  const json& p = (*it)["params"];
-  r.require_object(p, "/solver/params");
-  for (auto kv = p.begin(); kv != p.end(); ++kv) {
-    const json& v = kv.value();
-    if (v.is_string()) s.solver_params[kv.key()] = v.get<std::string>();
-    else if (v.is_boolean()) s.solver_params[kv.key()] = v.get<bool>() ? "true" : "false";
-    else if (v.is_number()) s.solver_params[kv.key()] = v.dump();
-    else r.fail("/solver/params/" + kv.key(), "expected a number, true/false or a name, got " + JsonReader::describe(v));
+  if (it->contains("params")) read_params(r, (*it)["params"], "/solver/params", s.solver_params);
+  if (!it->contains("params_of")) return;
+  const json& of = (*it)["params_of"];
+  r.require_object(of, "/solver/params_of");
+  for (auto kv = of.begin(); kv != of.end(); ++kv) {
+    const std::string where = "/solver/params_of/" + kv.key();
+    if (kv.key() == s.solver) r.fail(where, "the scene's own solver takes its parameters from /solver/params");
+    read_params(r, kv.value(), where, s.params_of[kv.key()]);
   }
 }
 
@@ -454,6 +465,18 @@ SceneSpec scene_from_obj(const std::string& obj_path) {
   s.camera.target = {0, 0.5f + 0.5f * b.extent().y, 0};
   s.camera.eye = s.camera.target + Vec3f{0, 0.6f * r, 2.2f * r};
   return s;
+}
+
+void use_solver(SceneSpec& s, const std::string& name) {
+  if (name == s.solver) return;
+  if (!s.solver_params.empty()) s.params_of[s.solver] = std::move(s.solver_params);
+  s.solver_params.clear();
+  auto it = s.params_of.find(name);
+  if (it != s.params_of.end()) {
+    s.solver_params = std::move(it->second);
+    s.params_of.erase(it);
+  }
+  s.solver = name;
 }
 
 std::vector<ClothInput> cloth_inputs(const SceneSpec& s) {

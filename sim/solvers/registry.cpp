@@ -8,12 +8,29 @@
 #include "sim/solvers/icloth/solver.h"
 
 namespace cb {
+namespace {
+
+// Each solver's parameter table and its check, without a model (scene files
+// name parameters of solvers they do not start with: SceneSpec::params_of).
+ParamTable pbd_defaults() { return PbdParams{}.to_table(); }
+std::string pbd_check(const ParamTable& t) { return PbdParams::from_table(t).validate(); }
+ParamTable verlet_defaults() { return VerletParams{}.to_table(); }
+std::string verlet_check(const ParamTable& t) { return VerletParams{}.from_table(t); }
+ParamTable icloth_defaults() { return icloth::IClothParams{}.to_table(); }
+std::string icloth_check(const ParamTable& t) {
+  icloth::IClothParams p;
+  return icloth::IClothParams::from_table(t, &p);
+}
+
+}  // namespace
 
 const std::vector<SolverEntry>& solver_registry() {
   static const std::vector<SolverEntry> entries = {
-      {"pbd", "Position-based dynamics (XPBD, coloured Gauss-Seidel)", make_pbd_solver},
-      {"verlet", "Verlet mass-spring + virtual spheres (Zheng 2021)", make_verlet_solver},
-      {"icloth", "I-Cloth: implicit + CCD + impact zones (Tang 2018)", make_icloth_solver},
+      {"pbd", "Position-based dynamics (XPBD, coloured Gauss-Seidel)", make_pbd_solver, pbd_defaults, pbd_check},
+      {"verlet", "Verlet mass-spring + virtual spheres (Zheng 2021)", make_verlet_solver, verlet_defaults,
+       verlet_check},
+      {"icloth", "I-Cloth: implicit + CCD + impact zones (Tang 2018)", make_icloth_solver, icloth_defaults,
+       icloth_check},
   };
   return entries;
 }

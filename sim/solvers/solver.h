@@ -70,6 +70,8 @@ struct SolverEntry {
   const char* name;
   const char* title;        ///< for the UI, e.g. "I-Cloth (Tang et al. 2018)"
   SolverFactory make;
+  ParamTable (*defaults)();                  ///< its parameters at their defaults (no model needed)
+  std::string (*check)(const ParamTable&);   ///< "" when a solver would accept the table, else why not
 };
 
 /// All user-facing solvers, in UI order. Adding a solver = one line in registry.cpp.

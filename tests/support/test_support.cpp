@@ -81,6 +81,14 @@ SceneSpec grid_scene(int nx, int ny, float width, float height, float y) {
   return s;
 }
 
+ObstacleSpec mesh_floor() {
+  ObstacleSpec floor;
+  floor.kind = ObstacleKind::Mesh;
+  floor.mesh.positions = {{-1, 0, -1}, {1, 0, -1}, {1, 0, 1}, {-1, 0, 1}};
+  floor.mesh.tris = {{0, 2, 1}, {0, 3, 2}};
+  return floor;
+}
+
 float max_distance(const std::vector<Vec3f>& a, const std::vector<Vec3f>& b) {
   float worst = 0;
   for (size_t i = 0; i < a.size(); ++i) worst = std::max(worst, length(a[i] - b[i]));

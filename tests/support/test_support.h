@@ -24,6 +24,8 @@ bool cuda_context(Context* out);
 /// A scene with one quad grid (nx x ny, width x height m) lying in the xz plane at
 /// height y (m), no obstacles, gravity -9.81 y.
 SceneSpec grid_scene(int nx, int ny, float width, float height, float y);
+/// A 2 m square mesh obstacle of two triangles at y = 0, normal +y.
+ObstacleSpec mesh_floor();
 /// A closed box [lo, hi] (m): 8 vertices, 12 triangles counter-clockwise seen
 /// from outside (outward normals).
 TriMesh box_mesh(Vec3f lo, Vec3f hi);

@@ -198,10 +198,15 @@ namespace {
 // the parameter. Verlet's strain-limit parameters of the forty-second session.
 TEST(World, ASceneWithABadSolverParameterNamesTheFileAndTheParameter) {
   const std::string dir = test::source_path("tests/data/broken");
-  const std::pair<const char*, const char*> cases[] = {
+  const std::pair<std::string, std::string> cases[] = {
       {"verlet_strain_reach.json", "/solver/params/strain_reach: strain_reach must be 0 or in [2, 64]"},
       {"verlet_obstacles_in_passes.json",
        "/solver/params/obstacles_in_passes: parameter 'obstacles_in_passes' = 2 is outside [0, 1]"},
+      // the parameters given to other solvers are checked at load too, not at a switch
+      {"params_of_unknown_solver.json",
+       "/solver/params_of/verlett: unknown solver 'verlett' (available: " + solver_names() + ")"},
+      {"params_of_unknown_param.json", "/solver/params_of/verlet/sub_steps: unknown parameter 'sub_steps'"},
+      {"params_of_out_of_range.json", "/solver/params_of/verlet: strain_reach must be 0 or in [2, 64]"},
   };
   for (const auto& [file, message] : cases) {
     const std::string path = dir + "/" + file;
@@ -213,6 +218,34 @@ TEST(World, ASceneWithABadSolverParameterNamesTheFileAndTheParameter) {
       EXPECT_EQ(std::string(e.what()), path + ": " + message);
     }
   }
+}
+
+// A scene made for one solver gives another the parameters it needs there
+// (SceneSpec::params_of): the first switch to it starts from them, and what
+// the user edits afterwards comes back as for any solver.
+TEST(World, TheSceneGivesAnotherSolverItsParametersWhenSwitchedTo) {
+  SceneSpec s = test::grid_scene(4, 4, 1.f, 1.f, 1.f);
+  s.solver = "pbd";
+  s.solver_params = {{"iterations", "20"}};
+  s.params_of["verlet"] = {{"substeps", "8"}, {"hoops", "false"}};
+  World w(Context{}, s);
+  EXPECT_EQ(w.solver()->params().get("iterations"), 20);
+  ASSERT_EQ(w.set_solver("verlet"), "");
+  EXPECT_EQ(w.solver()->params().get("substeps"), 8);
+  EXPECT_EQ(w.solver()->params().get("hoops"), 0);
+  ASSERT_EQ(w.set_solver_param("substeps", "12"), "");
+  ASSERT_EQ(w.set_solver("pbd"), "");
+  EXPECT_EQ(w.solver()->params().get("iterations"), 20);
+  ASSERT_EQ(w.set_solver("verlet"), "");
+  EXPECT_EQ(w.solver()->params().get("substeps"), 12) << "the user's edit, not the scene's value";
+  // --solver verlet on the command line: verlet's parameters become the scene's, pbd's wait in params_of
+  use_solver(s, "verlet");
+  EXPECT_EQ(s.solver_params.at("substeps"), "8");
+  EXPECT_EQ(s.params_of.at("pbd").at("iterations"), "20");
+  World v(Context{}, s);
+  EXPECT_EQ(v.solver()->params().get("substeps"), 8);
+  ASSERT_EQ(v.set_solver("pbd"), "");
+  EXPECT_EQ(v.solver()->params().get("iterations"), 20);
 }
 
 TEST(World, SolverParametersComeBackAfterASwitch) {

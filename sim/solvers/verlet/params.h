@@ -41,6 +41,12 @@ struct VerletParams {
   /// tablecloth over a box held edges 3-fold stretched over the box's corners
   /// without it, 1.5 with it (RESULTS.md, forty-second session).
   bool obstacles_in_passes = true;
+  /// Every closed boundary loop (a waistband, a cuff, a hem) gets one
+  /// constraint on its length in every strain pass (hoops.h): the passes alone
+  /// take back ~1e-4 of an evenly stretched loop's stretch a pass. Without it
+  /// ../shared's skirt on the kicking mannequin was pushed over the hips at
+  /// 18 % stretch and fell (RESULTS.md, forty-third session).
+  bool hoops = true;
   /// Long-range attachments (Kim et al. 2012): no vertex gets farther from its
   /// nearest pin than (1 + max_stretch) x the rest-shape path length between them.
   bool long_range = true;

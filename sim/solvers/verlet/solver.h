@@ -31,6 +31,7 @@
 #include "sim/collision/particle_hash.h"
 #include "sim/solvers/solver.h"
 #include "sim/solvers/verlet/dense_grid.h"
+#include "sim/solvers/verlet/hoops.h"
 #include "sim/solvers/verlet/params.h"
 #include "sim/solvers/verlet/springs.h"
 #include "sim/solvers/verlet/verlet_kernels.h"
@@ -61,10 +62,12 @@ class VerletSolver : public Solver {
   void update_attachments(const SimState& state);
   void substep(const StepInputs& in, SimState& state, float h, float t);
   void collide_obstacles(const StepInputs& in, SimState& state, float h);
+  void query_meshes(const Vec3f* x0);
   void self_collide(const StepInputs& in, SimState& state, float h);
   void find_contacts(const Vec3f* x, int n, float radius);
   void report_stats(const StepInputs& in);
   verlet::ModelView model_view() const;
+  verlet::HoopView hoop_view();
   verlet::ContactLists contact_lists();
 
   Context ctx_;
@@ -82,6 +85,12 @@ class VerletSolver : public Solver {
   DeviceBuffer<uint32_t> soff_, snbr_;  ///< the strain limit's rows: structural + shear springs, long constraints
   DeviceBuffer<float> srest_;
   DeviceBuffer<uint32_t> slong_;  ///< (n) where each strain row's long constraints begin
+  // the hoops (hoops.h): closed boundary loops
+  DeviceBuffer<uint32_t> hoff_, hids_, hloop_;
+  DeviceBuffer<float> hrest_, hlen_, hlambda_;
+  DeviceBuffer<int32_t> hspan_;
+  DeviceBuffer<Vec3f> htan_;
+  int num_hoops_ = 0;
   DeviceBuffer<float> rest_, k_, c_, area_, damp_, thick_;
   DeviceBuffer<uint8_t> kind_;
   DeviceBuffer<Vec3f> rest_x_;

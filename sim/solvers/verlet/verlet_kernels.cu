@@ -150,13 +150,15 @@ void collide_shapes(const Context& ctx, const ModelView& m, const Shape* shapes,
 }
 
 void collide_meshes(const Context& ctx, const ModelView& m, const ObstacleContact* contacts, float h,
-                    const Vec3f* x0, const float* w, Vec3f* x) {
+                    const Vec3f* x0, const float* w, Vec3f* x, uint8_t* moved, bool only_moved) {
   const float* thick = m.thickness;
   parallel_for(ctx, m.n, [=] CB_HD(int i) {
     const ObstacleContact c = contacts[i];
-    if (w[i] <= 0.f || c.tri < 0) return;
+    if (w[i] <= 0.f || c.tri < 0 || (only_moved && !moved[i])) return;
     float d = dot(x[i] - c.point, c.normal);  // signed, along the side normal
+    if (d >= thick[i]) return;
     x[i] = push_out(x[i], x0[i], c.normal, d, thick[i], c.velocity, h, c.friction);
+    if (moved) moved[i] = 1;
   });
 }
 

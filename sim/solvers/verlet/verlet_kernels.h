@@ -85,9 +85,11 @@ void collide_shapes(const Context& ctx, const ModelView& m, const Shape* shapes,
                     int nshapes, float frame_dt, float h, const Vec3f* x0, const float* w, Vec3f* x,
                     uint8_t* moved = nullptr, bool only_moved = false);
 
-/// Same for triangle-mesh obstacles given each vertex's closest obstacle contact.
+/// Same for triangle-mesh obstacles given each vertex's closest obstacle contact
+/// (pushed out of the plane of the contact's triangle; moved and only_moved as
+/// for collide_shapes).
 void collide_meshes(const Context& ctx, const ModelView& m, const ObstacleContact* contacts, float h,
-                    const Vec3f* x0, const float* w, Vec3f* x);
+                    const Vec3f* x0, const float* w, Vec3f* x, uint8_t* moved = nullptr, bool only_moved = false);
 
 /// Which sphere pairs are never contacts: the same vertex, spring neighbours, and
 /// vertices of one piece that already overlap in the rest shape.

@@ -246,20 +246,11 @@ TEST(PbdSolver, SelfCollisionKeepsStackedSheetsApart) {
 namespace cb {
 namespace {
 
-// a 2 m square mesh of two triangles at y = 0, normal +y
-ObstacleSpec mesh_floor() {
-  ObstacleSpec floor;
-  floor.kind = ObstacleKind::Mesh;
-  floor.mesh.positions = {{-1, 0, -1}, {1, 0, -1}, {1, 0, 1}, {-1, 0, 1}};
-  floor.mesh.tris = {{0, 2, 1}, {0, 3, 2}};
-  return floor;
-}
-
 TEST(PbdSolver, SheetRestsOnAMeshObstacle) {
   for (const Context& ctx : test::backends()) {
     SceneSpec s = test::grid_scene(12, 12, 0.4f, 0.4f, 0.1f);
     s.solver = "pbd";
-    s.obstacles.push_back(mesh_floor());
+    s.obstacles.push_back(test::mesh_floor());
     auto wp = test::pbd_world(ctx, s);
     World& w = *wp;
     for (int f = 0; f < 60; ++f) w.step();
@@ -278,7 +269,7 @@ TEST(PbdSolver, SheetStaysOnAFastRisingMeshFloor) {
   for (const Context& ctx : test::backends()) {
     SceneSpec s = test::grid_scene(12, 12, 0.4f, 0.4f, 0.01f);
     s.solver = "pbd";
-    ObstacleSpec floor = mesh_floor();
+    ObstacleSpec floor = test::mesh_floor();
     floor.motion.kind = MotionKind::Oscillate;  // up to 2 pi 0.1 / 0.4 = 1.6 m/s: 26 mm a frame
     floor.motion.direction = {0, 1, 0};
     floor.motion.amplitude = 0.1f;
