@@ -135,12 +135,14 @@ void BM_VerletFrame(benchmark::State& state) {
 }
 
 // A frame with self-collision (hash store) at the strain limit's reach
-// (strain_reach: 0 = springs only), to price the long constraints in one run.
+// (strain_reach: 0 = springs only) and with or without the hoops (the sheet's
+// edge is one), to price the long constraints and the hoops in one run.
 void BM_VerletFrameReach(benchmark::State& state) {
   const SceneSpec scene = sweep_scene(int(state.range(0)));
   World w(bench_context(), scene);
   no_intersection_check(w);
   w.set_solver_param("strain_reach", std::to_string(state.range(1)));
+  w.set_solver_param("hoops", state.range(2) ? "true" : "false");
   for (int f = 0; f < kWarmup; ++f) w.step();
   time_frames(state, w, scene.substeps);
   state.counters["max strain"] = w.stats().max_strain;
@@ -208,12 +210,14 @@ BENCHMARK(BM_VerletFrame)->Apply(sweep_args)->Iterations(10)->UseManualTime()->U
 // The H100 target's size, 708 x 1416 = 1,002,528 vertices (run it with
 // CLOTHBOX_BENCH_BACKEND=cuda; the dense grid over this box is not run).
 constexpr int kGpuNx = 708;
-// The long strain constraints' price in one run, here and at the GPU size.
+// The long strain constraints' and the hoops' price in one run, here and at the GPU size.
 BENCHMARK(BM_VerletFrameReach)
-    ->Args({240, 0})
-    ->Args({240, 8})
-    ->Args({kGpuNx, 0})
-    ->Args({kGpuNx, 8})
+    ->Args({240, 0, 0})
+    ->Args({240, 8, 0})
+    ->Args({240, 8, 1})
+    ->Args({kGpuNx, 0, 0})
+    ->Args({kGpuNx, 8, 0})
+    ->Args({kGpuNx, 8, 1})
     ->Iterations(10)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
