@@ -51,4 +51,29 @@ Hoops find_hoops(const Topology& topo, const std::vector<Vec3f>& rest) {
   return h;
 }
 
+namespace verlet {
+
+void DeviceHoops::upload(const Context& ctx, const Hoops& hoops) {
+  nloops_ = int(hoops.size());
+  off_.upload(ctx, hoops.offsets);
+  ids_.upload(ctx, hoops.ids);
+  loop_of_.upload(ctx, hoops.loop_of);
+  rest_.upload(ctx, hoops.rest_length);
+  span_.upload(ctx, hoops.span);
+  length_.resize(ctx, hoops.ids.size());
+  tangent_.resize(ctx, hoops.ids.size());
+  lambda_.resize(ctx, hoops.size());
+}
+
+HoopView DeviceHoops::view() {
+  return HoopView{off_.data(),     ids_.data(),    loop_of_.data(), rest_.data(), span_.data(),
+                  tangent_.data(), length_.data(), lambda_.data(),  nloops_,      int(ids_.size())};
+}
+
+size_t DeviceHoops::bytes() const {
+  return off_.bytes() + ids_.bytes() + loop_of_.bytes() + rest_.bytes() + length_.bytes() + lambda_.bytes() +
+         span_.bytes() + tangent_.bytes();
+}
+
+}  // namespace verlet
 }  // namespace cb

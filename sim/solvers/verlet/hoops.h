@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "sim/core/backend.h"
+#include "sim/core/buffer.h"
 #include "sim/core/math.h"
 #include "sim/model/topology.h"
 
@@ -75,6 +76,22 @@ struct HoopView {
 /// inverse masses (0 = held).
 void limit_hoops(const Context& ctx, const HoopView& h, float max_stretch, const float* w, Vec3f* x,
                  uint8_t* moved);
+
+/// The hoops in backend memory, with the projection's scratch.
+class DeviceHoops {
+ public:
+  void upload(const Context& ctx, const Hoops& hoops);
+  HoopView view();
+  int size() const { return nloops_; }
+  size_t bytes() const;
+
+ private:
+  DeviceBuffer<uint32_t> off_, ids_, loop_of_;
+  DeviceBuffer<float> rest_, length_, lambda_;
+  DeviceBuffer<int32_t> span_;
+  DeviceBuffer<Vec3f> tangent_;
+  int nloops_ = 0;
+};
 
 }  // namespace verlet
 }  // namespace cb

@@ -45,31 +45,7 @@ VerletSolver::VerletSolver(const Context& ctx, const ClothModel& model) : ctx_(c
   xa_.resize(ctx, n);
   xb_.resize(ctx, n);
   v1_.resize(ctx, n);
-  const Hoops hoops = find_hoops(model.topo, model.rest);
-  num_hoops_ = int(hoops.size());
-  hoff_.upload(ctx, hoops.offsets);
-  hids_.upload(ctx, hoops.ids);
-  hloop_.upload(ctx, hoops.loop_of);
-  hrest_.upload(ctx, hoops.rest_length);
-  hspan_.upload(ctx, hoops.span);
-  hlen_.resize(ctx, hoops.ids.size());
-  htan_.resize(ctx, hoops.ids.size());
-  hlambda_.resize(ctx, hoops.size());
-}
-
-verlet::HoopView VerletSolver::hoop_view() {
-  verlet::HoopView h;
-  h.off = hoff_.data();
-  h.ids = hids_.data();
-  h.loop_of = hloop_.data();
-  h.rest = hrest_.data();
-  h.span = hspan_.data();
-  h.tangent = htan_.data();
-  h.length = hlen_.data();
-  h.lambda = hlambda_.data();
-  h.nloops = num_hoops_;
-  h.nentries = int(hids_.size());
-  return h;
+  hoops_.upload(ctx, find_hoops(model.topo, model.rest));
 }
 
 // The strain limit's rows (strain_rows.h), rebuilt when strain_reach changes.
@@ -209,7 +185,7 @@ void VerletSolver::substep(const StepInputs& in, SimState& state, float h, float
                            moved_b_.data(), with_long);
       xa_.swap(xb_);
       moved_a_.swap(moved_b_);
-      if (params_.hoops) verlet::limit_hoops(ctx_, hoop_view(), params_.max_stretch, ws, xa_.data(), moved_a_.data());
+      if (params_.hoops) verlet::limit_hoops(ctx_, hoops_.view(), params_.max_stretch, ws, xa_.data(), moved_a_.data());
       // the pass's result pushed out of the shapes (and marked as moved), so
       // that the next pass limits the strain of where the cloth can be; after
       // the first pass only the vertices it moved (the rest were pushed out
@@ -305,7 +281,7 @@ void VerletSolver::report_stats(const StepInputs& in) {
   FrameStats& s = in.stats;
   s.set("springs softened", double(softened_) / 2.0);
   s.set("long strain constraints", double(long_constraints_));
-  s.set("hoops", params_.hoops ? double(num_hoops_) : 0.0);
+  s.set("hoops", params_.hoops ? double(hoops_.size()) : 0.0);
   if (!in.self_collision || !contacts_valid_) return;
   const verlet::ContactLists cl = contact_lists();
   if (overlap_.size() != size_t(cl.n)) overlap_.resize(ctx_, size_t(cl.n)), touching_.resize(ctx_, size_t(cl.n));
@@ -341,8 +317,8 @@ size_t VerletSolver::device_bytes() const {
          damp_.bytes() + thick_.bytes() + soff_.bytes() + snbr_.bytes() + srest_.bytes() + anchor_.bytes() +
          geodesic_.bytes() + kind_.bytes() + rest_x_.bytes() + xa_.bytes() + xb_.bytes() + v1_.bytes() + moved_a_.bytes() +
          moved_b_.bytes() + ccount_.bytes() + cids_.bytes() + overlap_.bytes() + touching_.bytes() + mesh_contacts_.bytes() + hash_.device_bytes() +
-         dense_.device_bytes() + proximity_.device_bytes() + slong_.bytes() + held_w_.bytes() + hoff_.bytes() +
-         hids_.bytes() + hloop_.bytes() + hrest_.bytes() + hlen_.bytes() + hlambda_.bytes() + htan_.bytes() + hspan_.bytes();
+         dense_.device_bytes() + proximity_.device_bytes() + slong_.bytes() + held_w_.bytes() +
+         hoops_.bytes();
 }
 
 std::unique_ptr<Solver> make_verlet_solver(const Context& ctx, const ClothModel& model) {

@@ -67,7 +67,6 @@ class VerletSolver : public Solver {
   void find_contacts(const Vec3f* x, int n, float radius);
   void report_stats(const StepInputs& in);
   verlet::ModelView model_view() const;
-  verlet::HoopView hoop_view();
   verlet::ContactLists contact_lists();
 
   Context ctx_;
@@ -85,12 +84,7 @@ class VerletSolver : public Solver {
   DeviceBuffer<uint32_t> soff_, snbr_;  ///< the strain limit's rows: structural + shear springs, long constraints
   DeviceBuffer<float> srest_;
   DeviceBuffer<uint32_t> slong_;  ///< (n) where each strain row's long constraints begin
-  // the hoops (hoops.h): closed boundary loops
-  DeviceBuffer<uint32_t> hoff_, hids_, hloop_;
-  DeviceBuffer<float> hrest_, hlen_, hlambda_;
-  DeviceBuffer<int32_t> hspan_;
-  DeviceBuffer<Vec3f> htan_;
-  int num_hoops_ = 0;
+  verlet::DeviceHoops hoops_;  ///< closed boundary loops (hoops.h)
   DeviceBuffer<float> rest_, k_, c_, area_, damp_, thick_;
   DeviceBuffer<uint8_t> kind_;
   DeviceBuffer<Vec3f> rest_x_;

@@ -51,17 +51,12 @@ float coarse_length(const std::vector<Vec3f>& x, const Hoops& h, size_t loop) {
 // Runs limit_hoops once on x (host in, host out) on the given backend.
 std::vector<Vec3f> limit_once(const Context& ctx, const Hoops& h, float s, const std::vector<float>& w,
                               const std::vector<Vec3f>& x, std::vector<uint8_t>* moved_out = nullptr) {
-  DeviceBuffer<uint32_t> off(ctx, h.offsets), ids(ctx, h.ids), loop_of(ctx, h.loop_of);
-  DeviceBuffer<float> rest(ctx, h.rest_length), len, lambda, dw(ctx, w);
-  DeviceBuffer<int32_t> span(ctx, h.span);
-  DeviceBuffer<Vec3f> tangent, dx(ctx, x);
-  len.resize(ctx, h.ids.size());
-  tangent.resize(ctx, h.ids.size());
-  lambda.resize(ctx, h.size());
+  verlet::DeviceHoops hoops;
+  hoops.upload(ctx, h);
+  DeviceBuffer<float> dw(ctx, w);
+  DeviceBuffer<Vec3f> dx(ctx, x);
   DeviceBuffer<uint8_t> moved(ctx, std::vector<uint8_t>(x.size(), 0));
-  verlet::HoopView v{off.data(), ids.data(), loop_of.data(), rest.data(), span.data(), tangent.data(),
-                     len.data(), lambda.data(), int(h.size()), int(h.ids.size())};
-  verlet::limit_hoops(ctx, v, s, dw.data(), dx.data(), moved.data());
+  verlet::limit_hoops(ctx, hoops.view(), s, dw.data(), dx.data(), moved.data());
   if (moved_out) *moved_out = moved.to_host();
   return dx.to_host();
 }
