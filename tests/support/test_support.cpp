@@ -81,6 +81,58 @@ SceneSpec grid_scene(int nx, int ny, float width, float height, float y) {
   return s;
 }
 
+SceneSpec circle_skirt_over_ball() {
+  const int rings = 12;
+  const float inner = 0.107f, outer = 0.353f;
+  ClothSpec skirt;
+  skirt.name = "skirt";
+  for (int j = 0; j < rings; ++j)
+    for (int k = 0; k < kSkirtAround; ++k) {
+      const float r = inner + (outer - inner) * float(j) / float(rings - 1);
+      const float a = 6.2831853f * float(k) / float(kSkirtAround);
+      skirt.mesh.positions.push_back({r * std::cos(a), 0.975f, r * std::sin(a)});
+    }
+  for (int j = 0; j + 1 < rings; ++j)
+    for (int k = 0; k < kSkirtAround; ++k) {
+      const int a = j * kSkirtAround + k, b = j * kSkirtAround + (k + 1) % kSkirtAround;
+      skirt.mesh.tris.push_back({a, b, b + kSkirtAround});
+      skirt.mesh.tris.push_back({a, b + kSkirtAround, a + kSkirtAround});
+    }
+  skirt.material.density = 0.15f;
+  SceneSpec s;
+  s.path = "test-skirt";
+  s.dt = 0.01f;
+  s.cloths.push_back(skirt);
+  ObstacleSpec ball, ground;
+  ball.kind = ObstacleKind::Sphere;
+  ball.radius = 0.15f;
+  ball.pose.t = Vec3f{0, kSkirtBallCentre, 0};
+  ground.kind = ObstacleKind::Plane;
+  s.obstacles = {ball, ground};
+  return s;
+}
+
+std::vector<uint32_t> highest_vertices(const World& w) {
+  float top = -1e30f;
+  for (const Vec3f& p : w.positions()) top = std::max(top, p.y);
+  std::vector<uint32_t> ids;
+  for (size_t i = 0; i < w.positions().size(); ++i)
+    if (w.positions()[i].y > top - 1e-4f) ids.push_back(uint32_t(i));
+  return ids;
+}
+
+std::vector<uint32_t> circle_skirt_waistband() {
+  std::vector<uint32_t> ids(kSkirtAround);
+  for (int k = 0; k < kSkirtAround; ++k) ids[size_t(k)] = uint32_t(k);
+  return ids;
+}
+
+float mean_height(const World& w, const std::vector<uint32_t>& ids) {
+  float y = 0.f;
+  for (uint32_t i : ids) y += w.positions()[i].y;
+  return ids.empty() ? 0.f : y / float(ids.size());
+}
+
 ObstacleSpec mesh_floor() {
   ObstacleSpec floor;
   floor.kind = ObstacleKind::Mesh;

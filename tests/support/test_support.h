@@ -24,6 +24,19 @@ bool cuda_context(Context* out);
 /// A scene with one quad grid (nx x ny, width x height m) lying in the xz plane at
 /// height y (m), no obstacles, gravity -9.81 y.
 SceneSpec grid_scene(int nx, int ny, float width, float height, float y);
+/// A circle skirt, an annulus of kSkirtAround x 12 vertices (waistband 0.67 m
+/// round: its first kSkirtAround vertices, at y 0.975 m; hem 2.2 m), 0.15
+/// kg/m^2, above a ball of radius 0.15 m centred at y = kSkirtBallCentre (0.94
+/// m round) and the ground; dt 0.01 s.
+constexpr int kSkirtAround = 128;
+constexpr float kSkirtBallCentre = 0.8f;
+SceneSpec circle_skirt_over_ball();
+/// Its waistband's vertex ids.
+std::vector<uint32_t> circle_skirt_waistband();
+/// The vertices of w within 0.1 mm of its highest (a garment's waistband at the start).
+std::vector<uint32_t> highest_vertices(const World& w);
+/// Mean height (m) of the vertices `ids` of w.
+float mean_height(const World& w, const std::vector<uint32_t>& ids);
 /// A 2 m square mesh obstacle of two triangles at y = 0, normal +y.
 ObstacleSpec mesh_floor();
 /// A closed box [lo, hi] (m): 8 vertices, 12 triangles counter-clockwise seen

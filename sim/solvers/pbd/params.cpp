@@ -15,6 +15,7 @@ std::string PbdParams::validate() const {
   if (settle_passes < 0 || settle_passes > 100000) return "settle_passes must be in [0, 100000]";
   if (ease_frames < 0 || ease_frames > 10000) return "ease_frames must be in [0, 10000]";
   if (!(self_radius >= 0.f) || !std::isfinite(self_radius)) return "self_radius must be >= 0 (m)";
+  if (!(hoop_stretch >= -1.f && hoop_stretch <= 1.f)) return "hoop_stretch must be in [-1, 1] (negative = off)";
   return "";
 }
 
@@ -32,6 +33,8 @@ ParamTable PbdParams::to_table() const {
   t.add_float("shear_compliance", shear_compliance, 0.0, 1.0, "m/N", "1 / shear stiffness of quad-grid diagonals", true);
   t.add_float("bend_compliance", bend_compliance, 0.0, 1e12, "1/(N m)", "1 / bending stiffness B (isometric bending)", true);
   t.add_bool("bending", bending, "bending constraints on/off");
+  t.add_float("hoop_stretch", hoop_stretch, -1.0, 1.0, "",
+              "closed boundary loops (waistbands, hems) at most this much longer as a whole (negative = off)");
   t.group("self-collision");
   t.add_bool("self_collision", self_collision, "particle-particle self-collision");
   t.add_float("self_radius", self_radius, 0.0, 0.1, "m", "self-collision particle radius (0 = max(thickness/2, 0.3 x mean edge))");
@@ -57,6 +60,7 @@ PbdParams PbdParams::from_table(const ParamTable& t) {
   p.shear_compliance = float(num("shear_compliance", p.shear_compliance));
   p.bend_compliance = float(num("bend_compliance", p.bend_compliance));
   p.bending = num("bending", p.bending) != 0;
+  p.hoop_stretch = float(num("hoop_stretch", p.hoop_stretch));
   p.self_collision = num("self_collision", p.self_collision) != 0;
   p.self_radius = float(num("self_radius", p.self_radius));
   p.measure_residual = num("measure_residual", p.measure_residual) != 0;

@@ -52,6 +52,7 @@ PbdSolver::PbdSolver(const Context& ctx, const ClothModel& model) : ctx_(ctx) {
   if (!model.pieces.empty()) params_ = PbdParams::defaults_from_material(model.materials[model.pieces[0].material]);
   pbd::HostConstraintSet h = pbd::build_constraint_set(model);
   cs_.upload(ctx, h);
+  hoops_.upload(ctx, find_hoops(model.topo, model.rest));
   nverts_ = model.num_vertices();
   for (float t : h.vert_thickness) max_thickness_ = std::max(max_thickness_, t);
   for (float l : h.edge_rest) mean_edge_ += l / float(h.edge_rest.size());
@@ -75,7 +76,8 @@ std::string PbdSolver::set_typed_params(const PbdParams& p) {
 size_t PbdSolver::device_bytes() const {
   return cs_.bytes() + x0_.bytes() + dx_.bytes() + edge_corr_.bytes() + bend_corr_.bytes() + bend_lambda_.bytes() +
          edge_lambda_.bytes() + scratch_.bytes() + contact_.bytes() + mesh_contacts_.bytes() + shapes_sub_.bytes() +
-         proximity_.device_bytes() + hash_.device_bytes() + rest_.bytes() + mass_.bytes() + ease_.bytes();
+         proximity_.device_bytes() + hash_.device_bytes() + rest_.bytes() + mass_.bytes() + ease_.bytes() +
+         hoops_.bytes();
 }
 
 pbd::PbdView PbdSolver::view(SimState& s) {
@@ -248,6 +250,7 @@ void PbdSolver::project(const StepInputs& in, const pbd::PbdView& v, pbd::Compli
     pbd::stretch_jacobi(ctx_, v, c, params_.jacobi_omega);
     if (params_.bending) pbd::bend_jacobi(ctx_, v, c, params_.jacobi_omega);
   }
+  if (params_.hoop_stretch >= 0.f) limit_hoops(ctx_, hoops_.view(), params_.hoop_stretch, v.w, v.x, nullptr);
   pbd::grab(ctx_, v, in.grab);
   const ObstacleSet& o = in.obstacles;
   pbd::collide_shapes(ctx_, v, shapes_sub_.data(), o.d_shapes.data(), o.d_shapes_prev.data(), o.num_shapes(), in.dt);

@@ -21,6 +21,7 @@
 
 #include "sim/collision/obstacle_proximity.h"
 #include "sim/collision/particle_hash.h"
+#include "sim/model/hoops.h"
 #include "sim/model/takeover_ease.h"
 #include "sim/solvers/pbd/constraint_set.h"
 #include "sim/solvers/pbd/kernels.h"
@@ -63,6 +64,7 @@ class PbdSolver final : public Solver {
   Context ctx_;
   PbdParams params_;
   pbd::DeviceConstraintSet cs_;
+  DeviceHoops hoops_;  ///< closed boundary loops (sim/model/hoops.h)
   size_t nverts_ = 0;
   float max_thickness_ = 0, mean_edge_ = 0;
   DeviceBuffer<Vec3f> x0_, dx_, edge_corr_, bend_corr_, bend_lambda_;

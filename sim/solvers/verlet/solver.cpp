@@ -185,7 +185,7 @@ void VerletSolver::substep(const StepInputs& in, SimState& state, float h, float
                            moved_b_.data(), with_long);
       xa_.swap(xb_);
       moved_a_.swap(moved_b_);
-      if (params_.hoops) verlet::limit_hoops(ctx_, hoops_.view(), params_.max_stretch, ws, xa_.data(), moved_a_.data());
+      if (params_.hoops) limit_hoops(ctx_, hoops_.view(), params_.max_stretch, ws, xa_.data(), moved_a_.data());
       // the pass's result pushed out of the shapes (and marked as moved), so
       // that the next pass limits the strain of where the cloth can be; after
       // the first pass only the vertices it moved (the rest were pushed out

@@ -31,7 +31,7 @@
 #include "sim/collision/particle_hash.h"
 #include "sim/solvers/solver.h"
 #include "sim/solvers/verlet/dense_grid.h"
-#include "sim/solvers/verlet/hoops.h"
+#include "sim/model/hoops.h"
 #include "sim/solvers/verlet/params.h"
 #include "sim/solvers/verlet/springs.h"
 #include "sim/solvers/verlet/verlet_kernels.h"
@@ -84,7 +84,7 @@ class VerletSolver : public Solver {
   DeviceBuffer<uint32_t> soff_, snbr_;  ///< the strain limit's rows: structural + shear springs, long constraints
   DeviceBuffer<float> srest_;
   DeviceBuffer<uint32_t> slong_;  ///< (n) where each strain row's long constraints begin
-  verlet::DeviceHoops hoops_;  ///< closed boundary loops (hoops.h)
+  DeviceHoops hoops_;  ///< closed boundary loops (hoops.h)
   DeviceBuffer<float> rest_, k_, c_, area_, damp_, thick_;
   DeviceBuffer<uint8_t> kind_;
   DeviceBuffer<Vec3f> rest_x_;

@@ -3,12 +3,10 @@ list(APPEND CLOTHBOX_SIM_CXX
   solvers/verlet/params.cpp
   solvers/verlet/springs.cpp
   solvers/verlet/strain_rows.cpp
-  solvers/verlet/hoops.cpp
   solvers/verlet/solver.cpp
   solvers/verlet/sphere_contacts_cpu.cpp)
 list(APPEND CLOTHBOX_SIM_CU
   solvers/verlet/verlet_kernels.cu
-  solvers/verlet/hoops.cu
   solvers/verlet/sphere_kernels.cu
   solvers/verlet/dense_grid.cu)
 # the particle hash lives in collision/ (shared with PBD); listed here until

@@ -245,43 +245,17 @@ TEST(VerletSolver, ASheetDroppedOntoAMeshFloorStaysAboveIt) {
 // equator; as a hoop (hoops.h) it cannot pass where the ball is wider than
 // (1 + max_stretch) x its length (RESULTS.md, forty-third session).
 TEST(VerletSolver, ACircleSkirtDroppedOverABallStaysOnIt) {
-  const int around = 128, rings = 12;
-  const float inner = 0.107f, outer = 0.353f, centre = 0.8f;
-  ClothSpec skirt;
-  skirt.name = "skirt";
-  for (int j = 0; j < rings; ++j)
-    for (int k = 0; k < around; ++k) {
-      const float r = inner + (outer - inner) * float(j) / float(rings - 1), a = 6.2831853f * float(k) / float(around);
-      skirt.mesh.positions.push_back({r * std::cos(a), 0.975f, r * std::sin(a)});
-    }
-  for (int j = 0; j + 1 < rings; ++j)
-    for (int k = 0; k < around; ++k) {
-      const int a = j * around + k, b = j * around + (k + 1) % around;
-      skirt.mesh.tris.push_back({a, b, b + around});
-      skirt.mesh.tris.push_back({a, b + around, a + around});
-    }
-  skirt.material.density = 0.15f;
-  SceneSpec s;
-  s.path = "test-skirt";
-  s.dt = 0.01f;
-  s.cloths.push_back(skirt);
-  ObstacleSpec ball, ground;
-  ball.kind = ObstacleKind::Sphere;
-  ball.radius = 0.15f;
-  ball.pose.t = Vec3f{0, centre, 0};
-  ground.kind = ObstacleKind::Plane;
-  s.obstacles = {ball, ground};
+  const SceneSpec s = test::circle_skirt_over_ball();
   const auto waist_height = [&](const Context& ctx, const Params& params) {
     auto w = make_world(ctx, s, params);
     for (int f = 0; f < 60; ++f) w->step();
     EXPECT_FALSE(w->stats().has_nan);
-    float y = 0.f;
-    for (int k = 0; k < around; ++k) y += w->positions()[size_t(k)].y / float(around);
-    return y;
+    return test::mean_height(*w, test::circle_skirt_waistband());
   };
   for (const Context& ctx : test::backends()) {
-    EXPECT_GT(waist_height(ctx, {}), centre + 0.05f) << "held above the ball's equator";
-    EXPECT_LT(waist_height(ctx, {{"hoops", "false"}}), centre) << "without the hoops: the defect they mend";
+    EXPECT_GT(waist_height(ctx, {}), test::kSkirtBallCentre + 0.05f) << "held above the ball's equator";
+    EXPECT_LT(waist_height(ctx, {{"hoops", "false"}}), test::kSkirtBallCentre)
+        << "without the hoops: the defect they mend";
   }
 }
 
@@ -296,16 +270,11 @@ TEST(VerletSolver, TheKickSkirtStaysOnTheHips) {
   use_solver(s, "verlet");
   const auto waist_height = [&](const Params& params) {
     auto w = make_world(Context{}, s, params);
-    const std::vector<Vec3f> start = w->positions();
-    float top = -1e9f;
-    for (const Vec3f& p : start) top = std::max(top, p.y);
+    const std::vector<uint32_t> band = test::highest_vertices(*w);  // skirt4K's waistband, 256 vertices
+    EXPECT_EQ(band.size(), 256u);
     for (int f = 0; f < 45; ++f) w->step();
     EXPECT_FALSE(w->stats().has_nan);
-    float y = 0.f;
-    int n = 0;
-    for (size_t i = 0; i < start.size(); ++i)
-      if (start[i].y > top - 1e-4f) y += w->positions()[i].y, ++n;
-    return y / float(n);
+    return test::mean_height(*w, band);
   };
   EXPECT_GT(waist_height({}), 0.8f) << "on the hips, above their widest girth";
   EXPECT_LT(waist_height({{"substeps", "4"}}), 0.7f) << "at the scene's 4 sub-steps it slides past the hips";

@@ -1,8 +1,9 @@
-// The strain limit's hoops: closed boundary loops of the cloth (a waistband, a
-// cuff, a hem, a sheet's edge) with one constraint each on their length.
+// Hoops: closed boundary loops of the cloth (a waistband, a cuff, a hem, a
+// sheet's edge) with one constraint each on their length, for the solvers
+// whose passes are local (Verlet's strain limit, pbd's constraints).
 //
-// A loop stretched evenly all round is nearly a fixed point of the Jacobi
-// strain passes. Each spring's correction runs along the loop, and the two at
+// A loop stretched evenly all round is nearly a fixed point of local passes:
+// Verlet's Jacobi strain passes, say. Each spring's correction runs along the loop, and the two at
 // a vertex cancel but for a radial part 2 sin(pi / N) of it, so a pass takes
 // back about (pi / N)^2 of the stretch: ~10^-4 for the 256-vertex waistband of
 // ../shared's skirt4K. That skirt, switched to Verlet on the kicking
@@ -11,7 +12,9 @@
 // pull it back, and it passed the hips at 18 % stretch and fell to the floor
 // (RESULTS.md, forty-third session). The path-length long constraints
 // (strain_rows.h) cannot see it either: round a loop the chord is shorter than
-// the path.
+// the path. pbd's Gauss-Seidel membrane, meant to be stiff, let the same
+// waistband stretch 17 % and slide to the hips' widest girth (RESULTS.md,
+// thirty-second and forty-third sessions).
 //
 // The constraint is on the loop's coarse length: C = (1/m) sum_k |x_{k+m} -
 // x_k| - (1 + s) L0 <= 0, chords of m edges (the span, up to kHoopSpan) and L0
@@ -44,8 +47,16 @@ struct Hoops {
   std::vector<uint32_t> loop_of;   ///< (nentries) the loop each entry is in
   std::vector<float> rest_length;  ///< (nloops) m, sum of the loop's rest edge lengths
   std::vector<int32_t> span;       ///< (nloops) edges per chord of the coarse length
+  /// The entries in chunks of at most kHoopChunk, none across two loops: a
+  /// loop's sums are summed chunk by chunk in parallel, then over its chunks
+  /// (a 1 M-vertex sheet's edge is one loop of 4,000 entries).
+  std::vector<uint32_t> chunk_offsets;  ///< (nchunks + 1) into ids
+  std::vector<uint32_t> loop_chunks;    ///< (nloops + 1) into the chunks
   size_t size() const { return rest_length.size(); }
 };
+
+/// Entries per chunk (Hoops::chunk_offsets).
+constexpr int kHoopChunk = 64;
 
 /// Edges per chord: kHoopSpan, or a sixth of a loop with fewer than 6 kHoopSpan vertices (at least 1).
 constexpr int kHoopSpan = 8;
@@ -55,8 +66,6 @@ constexpr int kHoopSpan = 8;
 /// a corner) ends the walk, and an open walk is not a loop. rest: (nverts) m.
 Hoops find_hoops(const Topology& topo, const std::vector<Vec3f>& rest);
 
-namespace verlet {
-
 /// Backend copy of Hoops, with per-entry scratch.
 struct HoopView {
   const uint32_t* off = nullptr;   ///< (nloops + 1)
@@ -64,16 +73,21 @@ struct HoopView {
   const uint32_t* loop_of = nullptr;  ///< (nentries)
   const float* rest = nullptr;     ///< (nloops) m
   const int32_t* span = nullptr;   ///< (nloops)
+  const uint32_t* chunk_off = nullptr;    ///< (nchunks + 1)
+  const uint32_t* loop_chunks = nullptr;  ///< (nloops + 1)
   Vec3f* tangent = nullptr;        ///< (nentries) scratch: unit chord from entry k's vertex to entry k + span's
   float* length = nullptr;         ///< (nentries) scratch: m, that chord's length
+  Vec3f* terms = nullptr;          ///< (nentries) scratch: entry k's share of the loop's (length, slope, curvature)
+  Vec3f* chunk_sums = nullptr;     ///< (nchunks) scratch: those summed over each chunk
   float* lambda = nullptr;         ///< (nloops) scratch: m kg, the projection's step a (0 = within the limit)
   int nloops = 0;
   int nentries = 0;
+  int nchunks = 0;
 };
 
 /// Projects every loop whose coarse length exceeds (1 + max_stretch) rest onto
-/// that length (the header's step), in place; moved[i] = 1 where vertex i moved. w: (n)
-/// inverse masses (0 = held).
+/// that length (the header's step), in place; moved (optional, (n)): set to 1
+/// where a vertex moved. w: (n) inverse masses (0 = held).
 void limit_hoops(const Context& ctx, const HoopView& h, float max_stretch, const float* w, Vec3f* x,
                  uint8_t* moved);
 
@@ -86,12 +100,11 @@ class DeviceHoops {
   size_t bytes() const;
 
  private:
-  DeviceBuffer<uint32_t> off_, ids_, loop_of_;
+  DeviceBuffer<uint32_t> off_, ids_, loop_of_, chunk_off_, loop_chunks_;
   DeviceBuffer<float> rest_, length_, lambda_;
   DeviceBuffer<int32_t> span_;
-  DeviceBuffer<Vec3f> tangent_;
+  DeviceBuffer<Vec3f> tangent_, terms_, chunk_sums_;
   int nloops_ = 0;
 };
 
-}  // namespace verlet
 }  // namespace cb

@@ -1,4 +1,4 @@
-#include "sim/solvers/verlet/hoops.h"
+#include "sim/model/hoops.h"
 
 #include <algorithm>
 
@@ -20,6 +20,7 @@ Hoops find_hoops(const Topology& topo, const std::vector<Vec3f>& rest) {
   }
   Hoops h;
   h.offsets.push_back(0);
+  h.loop_chunks.push_back(0);
   std::vector<uint8_t> seen(n, 0);
   std::vector<uint32_t> walk;
   for (uint32_t s = 0; s < n; ++s) {
@@ -47,11 +48,12 @@ Hoops find_hoops(const Topology& topo, const std::vector<Vec3f>& rest) {
     h.offsets.push_back(uint32_t(h.ids.size()));
     h.rest_length.push_back(len);
     h.span.push_back(std::max(1, std::min(kHoopSpan, int(walk.size()) / 6)));
+    for (uint32_t b = h.offsets[h.offsets.size() - 2]; b < h.offsets.back(); b += kHoopChunk) h.chunk_offsets.push_back(b);
+    h.loop_chunks.push_back(uint32_t(h.chunk_offsets.size()));
   }
+  h.chunk_offsets.push_back(uint32_t(h.ids.size()));
   return h;
 }
-
-namespace verlet {
 
 void DeviceHoops::upload(const Context& ctx, const Hoops& hoops) {
   nloops_ = int(hoops.size());
@@ -60,20 +62,38 @@ void DeviceHoops::upload(const Context& ctx, const Hoops& hoops) {
   loop_of_.upload(ctx, hoops.loop_of);
   rest_.upload(ctx, hoops.rest_length);
   span_.upload(ctx, hoops.span);
+  chunk_off_.upload(ctx, hoops.chunk_offsets);
+  loop_chunks_.upload(ctx, hoops.loop_chunks);
   length_.resize(ctx, hoops.ids.size());
   tangent_.resize(ctx, hoops.ids.size());
+  terms_.resize(ctx, hoops.ids.size());
+  chunk_sums_.resize(ctx, hoops.chunk_offsets.size() - 1);
   lambda_.resize(ctx, hoops.size());
 }
 
 HoopView DeviceHoops::view() {
-  return HoopView{off_.data(),     ids_.data(),    loop_of_.data(), rest_.data(), span_.data(),
-                  tangent_.data(), length_.data(), lambda_.data(),  nloops_,      int(ids_.size())};
+  HoopView v;
+  v.off = off_.data();
+  v.ids = ids_.data();
+  v.loop_of = loop_of_.data();
+  v.rest = rest_.data();
+  v.span = span_.data();
+  v.chunk_off = chunk_off_.data();
+  v.loop_chunks = loop_chunks_.data();
+  v.tangent = tangent_.data();
+  v.length = length_.data();
+  v.terms = terms_.data();
+  v.chunk_sums = chunk_sums_.data();
+  v.lambda = lambda_.data();
+  v.nloops = nloops_;
+  v.nentries = int(ids_.size());
+  v.nchunks = int(chunk_sums_.size());
+  return v;
 }
 
 size_t DeviceHoops::bytes() const {
-  return off_.bytes() + ids_.bytes() + loop_of_.bytes() + rest_.bytes() + length_.bytes() + lambda_.bytes() +
-         span_.bytes() + tangent_.bytes();
+  return off_.bytes() + ids_.bytes() + loop_of_.bytes() + chunk_off_.bytes() + loop_chunks_.bytes() + rest_.bytes() +
+         length_.bytes() + lambda_.bytes() + span_.bytes() + tangent_.bytes() + terms_.bytes() + chunk_sums_.bytes();
 }
 
-}  // namespace verlet
 }  // namespace cb

@@ -1,9 +1,9 @@
-// The hoops' length constraint (hoops.h): three passes, the first and last one
-// thread per loop entry, the middle one thread per loop.
+// The hoops' length constraint (hoops.h): five passes, one thread per loop
+// entry, per chunk of a loop's entries, or per loop.
 #include "sim/core/parallel.h"
-#include "sim/solvers/verlet/hoops.h"
+#include "sim/model/hoops.h"
 
-namespace cb::verlet {
+namespace cb {
 
 namespace {
 
@@ -34,27 +34,32 @@ void limit_hoops(const Context& ctx, const HoopView& h, float max_stretch, const
   // smallest a with C(a) = 0, or the model's minimum if it stays above. The
   // linear step alone overshot many-fold where a vertex between two held ones
   // moves farther than the sag of its chords (then the loop got longer).
-  const float grow = 1.f + max_stretch;
-  parallel_for(ctx, v.nloops, [=] CB_HD(int loop) {
+  // Entry k's terms of (L, -g, c) first, summed by chunks, then by loops.
+  parallel_for(ctx, v.nentries, [=] CB_HD(int k) {
+    const uint32_t loop = v.loop_of[k];
     const uint32_t b = v.off[loop], e = v.off[loop + 1];
     const int m = v.span[loop];
-    const float inv_m = 1.f / float(m);
-    float len = 0.f;
-    for (uint32_t k = b; k < e; ++k) len += v.length[k];
-    const float excess = len * inv_m - grow * v.rest[loop];
+    const uint32_t back = round_loop(uint32_t(k), -m, b, e), fwd = round_loop(uint32_t(k), m, b, e);
+    const Vec3f grad = v.tangent[k] - v.tangent[back];
+    const Vec3f d_k = grad * w[v.ids[k]];
+    const Vec3f d_fwd = (v.tangent[fwd] - v.tangent[k]) * w[v.ids[fwd]];
+    const Vec3f rel = d_fwd - d_k, t = v.tangent[k];
+    const float l = v.length[k];
+    const float curv = l > 1e-12f ? (length2(rel) - dot(rel, t) * dot(rel, t)) / l : 0.f;
+    v.terms[k] = Vec3f{l, dot(d_k, grad), curv} / float(m);
+  });
+  parallel_for(ctx, v.nchunks, [=] CB_HD(int c) {
+    Vec3f sum{0, 0, 0};
+    for (uint32_t k = v.chunk_off[c]; k < v.chunk_off[c + 1]; ++k) sum += v.terms[k];
+    v.chunk_sums[c] = sum;
+  });
+  const float grow = 1.f + max_stretch;
+  parallel_for(ctx, v.nloops, [=] CB_HD(int loop) {
+    Vec3f sum{0, 0, 0};
+    for (uint32_t c = v.loop_chunks[loop]; c < v.loop_chunks[loop + 1]; ++c) sum += v.chunk_sums[c];
+    const float excess = sum.x - grow * v.rest[loop], g = -sum.y, c = sum.z;
     v.lambda[loop] = 0.f;
-    if (!(excess > 0.f)) return;
-    float g = 0.f, c = 0.f;
-    for (uint32_t k = b; k < e; ++k) {
-      const uint32_t back = round_loop(k, -m, b, e), fwd = round_loop(k, m, b, e);
-      const Vec3f grad = v.tangent[k] - v.tangent[back];
-      const Vec3f d_k = grad * w[v.ids[k]];
-      const Vec3f d_fwd = (v.tangent[fwd] - v.tangent[k]) * w[v.ids[fwd]];
-      g -= dot(d_k, grad) * inv_m;
-      const Vec3f rel = d_fwd - d_k, t = v.tangent[k];
-      if (v.length[k] > 1e-12f) c += (length2(rel) - dot(rel, t) * dot(rel, t)) * inv_m / v.length[k];
-    }
-    if (!(g < -1e-12f)) return;
+    if (!(excess > 0.f) || !(g < -1e-12f)) return;
     // the smaller root of c a^2 / 2 + g a + excess = 0, in the form without cancellation
     const float disc = g * g - 2.f * c * excess;
     v.lambda[loop] = disc >= 0.f ? 2.f * excess / (-g + std::sqrt(disc)) : -g / c;
@@ -67,8 +72,8 @@ void limit_hoops(const Context& ctx, const HoopView& h, float max_stretch, const
     if (a <= 0.f || w[i] <= 0.f) return;
     const uint32_t back = round_loop(uint32_t(k), -v.span[loop], v.off[loop], v.off[loop + 1]);
     x[i] += (v.tangent[k] - v.tangent[back]) * (a * w[i]);
-    moved[i] = 1;
+    if (moved) moved[i] = 1;
   });
 }
 
-}  // namespace cb::verlet
+}  // namespace cb

@@ -8,7 +8,7 @@
 #include "sim/core/buffer.h"
 #include "sim/model/cloth_model.h"
 #include "sim/model/grid.h"
-#include "sim/solvers/verlet/hoops.h"
+#include "sim/model/hoops.h"
 #include "support/test_support.h"
 
 namespace cb {
@@ -51,17 +51,17 @@ float coarse_length(const std::vector<Vec3f>& x, const Hoops& h, size_t loop) {
 // Runs limit_hoops once on x (host in, host out) on the given backend.
 std::vector<Vec3f> limit_once(const Context& ctx, const Hoops& h, float s, const std::vector<float>& w,
                               const std::vector<Vec3f>& x, std::vector<uint8_t>* moved_out = nullptr) {
-  verlet::DeviceHoops hoops;
+  DeviceHoops hoops;
   hoops.upload(ctx, h);
   DeviceBuffer<float> dw(ctx, w);
   DeviceBuffer<Vec3f> dx(ctx, x);
   DeviceBuffer<uint8_t> moved(ctx, std::vector<uint8_t>(x.size(), 0));
-  verlet::limit_hoops(ctx, hoops.view(), s, dw.data(), dx.data(), moved.data());
+  limit_hoops(ctx, hoops.view(), s, dw.data(), dx.data(), moved.data());
   if (moved_out) *moved_out = moved.to_host();
   return dx.to_host();
 }
 
-TEST(VerletHoops, ASheetHasOneLoopRoundItsEdge) {
+TEST(Hoops, ASheetHasOneLoopRoundItsEdge) {
   GridSpec g;
   g.nx = 5, g.ny = 4, g.width = 2.f, g.height = 1.5f;
   ClothInput in;
@@ -74,7 +74,7 @@ TEST(VerletHoops, ASheetHasOneLoopRoundItsEdge) {
   EXPECT_NEAR(loop_length(m.rest, h, 0), h.rest_length[0], 1e-5f);  // consecutive ids share an edge
 }
 
-TEST(VerletHoops, ATubeHasALoopAtEachEnd) {
+TEST(Hoops, ATubeHasALoopAtEachEnd) {
   const ClothModel m = tube(32, 5);
   const Hoops h = find_hoops(m.topo, m.rest);
   ASSERT_EQ(h.size(), 2u);
@@ -86,13 +86,15 @@ TEST(VerletHoops, ATubeHasALoopAtEachEnd) {
   }
 }
 
-TEST(VerletHoops, AnEvenlyStretchedLoopIsContractedToTheLimitInOneProjection) {
-  const int N = 64;
+TEST(Hoops, AnEvenlyStretchedLoopIsContractedToTheLimitInOneProjection) {
+  const int N = 200;  // four chunks a loop: the loop's sums are taken chunk by chunk
   const ClothModel m = tube(N, 2);
   const Hoops h = find_hoops(m.topo, m.rest);
   ASSERT_EQ(h.size(), 2u);
   const int span = h.span[0];
   ASSERT_EQ(span, kHoopSpan);
+  EXPECT_EQ(h.loop_chunks, (std::vector<uint32_t>{0, 4, 8}));
+  EXPECT_EQ(h.chunk_offsets, (std::vector<uint32_t>{0, 64, 128, 192, 200, 264, 328, 392, 400}));
   std::vector<Vec3f> x = m.rest;
   for (Vec3f& p : x) p = Vec3f{p.x * 1.3f, p.y, p.z * 1.3f};  // both rims 30 % longer
   const std::vector<float> w(x.size(), 1.f);
@@ -110,7 +112,7 @@ TEST(VerletHoops, AnEvenlyStretchedLoopIsContractedToTheLimitInOneProjection) {
   }
 }
 
-TEST(VerletHoops, ALoopWithinTheLimitIsLeftAlone) {
+TEST(Hoops, ALoopWithinTheLimitIsLeftAlone) {
   const ClothModel m = tube(64, 2);
   const Hoops h = find_hoops(m.topo, m.rest);
   std::vector<Vec3f> x = m.rest;
@@ -126,7 +128,7 @@ TEST(VerletHoops, ALoopWithinTheLimitIsLeftAlone) {
   }
 }
 
-TEST(VerletHoops, AHeldArcStaysAndTheRestOfTheLoopContracts) {
+TEST(Hoops, AHeldArcStaysAndTheRestOfTheLoopContracts) {
   const int N = 64;
   const ClothModel m = tube(N, 2);
   const Hoops h = find_hoops(m.topo, m.rest);
