@@ -259,24 +259,29 @@ TEST(VerletSolver, ACircleSkirtDroppedOverABallStaysOnIt) {
   }
 }
 
-// The skirt of kick_skirt.json switched to Verlet (the scene gives Verlet 8
+// The skirt of kick_skirt.json switched to Verlet (the scene gives Verlet 16
 // sub-steps, solver.params_of), before the kick starts at 0.5 s: its waistband
-// rests on the hips, whose widest girth is at 0.78 m. With the scene's 4
-// sub-steps the obstacle's push-outs widen the band faster than the strain
-// passes take it back, and it passes the hips (RESULTS.md, forty-third session).
+// rests on the hips, whose widest girth is at 0.78 m, and no edge is stretched
+// to twice its length. With the scene's 4 sub-steps the obstacle's push-outs
+// widen the band faster than the strain passes take it back, and it passes the
+// hips; at 8 it holds, with edges below the band stretched 3 to 5-fold
+// (RESULTS.md, forty-third session).
 TEST(VerletSolver, TheKickSkirtStaysOnTheHips) {
   CB_REQUIRE_SHARED("data/meshes/codim-ipc/kick");
   SceneSpec s = load_scene(test::source_path("scenes/shared/kick_skirt.json"));
   use_solver(s, "verlet");
-  const auto waist_height = [&](const Params& params) {
+  const auto waist_height = [&](const Params& params, float* max_strain = nullptr) {
     auto w = make_world(Context{}, s, params);
     const std::vector<uint32_t> band = test::highest_vertices(*w);  // skirt4K's waistband, 256 vertices
     EXPECT_EQ(band.size(), 256u);
     for (int f = 0; f < 45; ++f) w->step();
     EXPECT_FALSE(w->stats().has_nan);
+    if (max_strain) *max_strain = w->stats().max_strain;
     return test::mean_height(*w, band);
   };
-  EXPECT_GT(waist_height({}), 0.8f) << "on the hips, above their widest girth";
+  float strain = 0.f;
+  EXPECT_GT(waist_height({}, &strain), 0.8f) << "on the hips, above their widest girth";
+  EXPECT_LT(strain, 1.f);
   EXPECT_LT(waist_height({{"substeps", "4"}}), 0.7f) << "at the scene's 4 sub-steps it slides past the hips";
 }
 
