@@ -2,25 +2,26 @@
 // sheet's edge) with one constraint each on their length, for the solvers
 // whose passes are local (Verlet's strain limit, pbd's constraints).
 //
-// A loop stretched evenly all round is nearly a fixed point of local passes:
-// Verlet's Jacobi strain passes, say. Each spring's correction runs along the loop, and the two at
-// a vertex cancel but for a radial part 2 sin(pi / N) of it, so a pass takes
-// back about (pi / N)^2 of the stretch: ~10^-4 for the 256-vertex waistband of
-// ../shared's skirt4K. That skirt, switched to Verlet on the kicking
-// mannequin, dropped onto the hips, whose girth is 14 % more than its
+// A loop stretched evenly all round is nearly a fixed point of local passes
+// (Verlet's Jacobi strain passes, say). Each spring's correction runs along the
+// loop, and the two at a vertex cancel but for a radial part 2 sin(pi / N) of
+// it, so a pass takes back about (pi / N)^2 of the stretch: ~10^-4 for the
+// 256-vertex waistband of ../shared's skirt4K. That skirt, switched to Verlet
+// on the kicking mannequin, dropped onto the hips, whose girth is 14 % more than its
 // waistband's: the obstacle pushed the waistband out, the passes could not
 // pull it back, and it passed the hips at 18 % stretch and fell to the floor
 // (RESULTS.md, forty-third session). The path-length long constraints
 // (strain_rows.h) cannot see it either: round a loop the chord is shorter than
 // the path. pbd's Gauss-Seidel membrane, meant to be stiff, let the same
 // waistband stretch 17 % and slide to the hips' widest girth (RESULTS.md,
-// thirty-second and forty-third sessions).
+// thirty-second and forty-third sessions). Each solver gives the limit s:
+// Verlet its strain limit, pbd its hoop_stretch.
 //
 // The constraint is on the loop's coarse length: C = (1/m) sum_k |x_{k+m} -
 // x_k| - (1 + s) L0 <= 0, chords of m edges (the span, up to kHoopSpan) and L0
 // the rest length along the loop. Each chord is at most (1 + s) times the m
-// rest edges it spans whenever the springs are within the limit, so C <= 0
-// never holds back a shape the springs allow. Chords, not edges: a band
+// rest edges it spans whenever the edges are within (1 + s), so C <= 0 never
+// holds back a shape the edges allow. Chords, not edges: a band
 // crinkled where it is pressed onto the body has its length in crinkles the
 // springs straighten locally; the gradient of the edge sum pointed into them,
 // and a step along it could not shorten the loop (it stayed at 19 % stretch),

@@ -469,7 +469,7 @@ SceneSpec scene_from_obj(const std::string& obj_path) {
 
 void use_solver(SceneSpec& s, const std::string& name) {
   if (name == s.solver) return;
-  if (!s.solver_params.empty()) s.params_of[s.solver] = std::move(s.solver_params);
+  if (!s.solver_params.empty() && !s.solver.empty()) s.params_of[s.solver] = std::move(s.solver_params);
   s.solver_params.clear();
   auto it = s.params_of.find(name);
   if (it != s.params_of.end()) {

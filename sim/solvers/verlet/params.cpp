@@ -19,7 +19,7 @@ ParamTable VerletParams::to_table() const {
   t.add_int("strain_reach", strain_reach, 0, 64,
             "rings spanned by the strain limit's long constraints (0 = springs only)");
   t.add_bool("obstacles_in_passes", obstacles_in_passes,
-             "analytic obstacles push the cloth out after every strain pass, not only the last");
+             "obstacles push the cloth out after every strain pass, not only the last");
   t.add_bool("hoops", hoops, "closed boundary loops (waistbands, hems) limit their length as a whole");
   t.add_bool("long_range", long_range, "long-range attachments: tether vertices to their nearest pin");
   t.add_bool("grab_holds", grab_holds, "the strain limit holds the grabbed vertices at the grab (the cloth follows)");

@@ -36,10 +36,13 @@ struct VerletParams {
   /// without them: a 6 mm tablecloth over a sphere at strain 3.7, with reach 8
   /// 0.57 (RESULTS.md, forty-second session).
   int strain_reach = 8;
-  /// The analytic obstacles push the cloth out after every strain pass, not
-  /// only after the last: the strain limit then converges against them. A fine
-  /// tablecloth over a box held edges 3-fold stretched over the box's corners
-  /// without it, 1.5 with it (RESULTS.md, forty-second session).
+  /// The obstacles push the cloth out after every strain pass, not only after
+  /// the last: the strain limit then converges against them. A fine tablecloth
+  /// over a box held edges 3-fold stretched over the box's corners without it,
+  /// 1.5 with it (RESULTS.md, forty-second session). Mesh obstacles too since
+  /// the forty-third (each vertex against the plane of its closest triangle at
+  /// the prediction): the kick skirt's waistband was widened over the hips by
+  /// the push-out after the passes in every sub-step.
   bool obstacles_in_passes = true;
   /// Every closed boundary loop (a waistband, a cuff, a hem) gets one
   /// constraint on its length in every strain pass (hoops.h): the passes alone

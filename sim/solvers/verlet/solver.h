@@ -15,9 +15,11 @@
 //   2. grab      project the mouse grab (grab_holds: then held through step 3)
 //   3. strain    Jacobi strain limiting of structural/shear springs (Provot 1995)
 //                and of long constraints strain_reach rings long (strain_rows.h),
+//                each pass followed by the hoops' length limit (sim/model/hoops.h),
 //                long-range attachments (without grab_holds: the grab after them)
-//   4. obstacles analytic shapes (shape_distance; with obstacles_in_passes also
-//                after every strain pass of step 3) and meshes (ObstacleProximity)
+//   4. obstacles analytic shapes (shape_distance) and meshes (ObstacleProximity,
+//                normals to the side a vertex came from); with obstacles_in_passes
+//                also after every strain pass of step 3
 //   5. spheres   contact lists from the chosen store, Jacobi TOI response, obstacles again
 //   6. finish    v = (x1 - x) / h with contact damping; x = x1
 // Fixes over the thesis: the TOI quadratic's degenerate cases are defined
