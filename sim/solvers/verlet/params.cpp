@@ -16,6 +16,8 @@ ParamTable VerletParams::to_table() const {
   t.add_float("damping", damping, 0, 100, "1/s", "velocity damping added to the material's");
   t.add_float("max_stretch", max_stretch, 0, 10, "", "strain limit of structural/shear springs (0.1 = 10 %)");
   t.add_int("strain_iterations", strain_iterations, 0, 100, "strain-limiting Jacobi iterations per sub-step");
+  t.add_choice("strain_split", int(strain_split), {"mass", "equal"},
+               "a stretched spring's excess shared by inverse mass, or half to each end (Provot 1995)");
   t.add_int("strain_reach", strain_reach, 0, 64,
             "rings spanned by the strain limit's long constraints (0 = springs only)");
   t.add_bool("obstacles_in_passes", obstacles_in_passes,
@@ -45,6 +47,7 @@ std::string VerletParams::from_table(const ParamTable& t) {
   p.damping = float(t.get("damping"));
   p.max_stretch = float(t.get("max_stretch"));
   p.strain_iterations = t.get_int("strain_iterations");
+  p.strain_split = StrainSplit(t.get_int("strain_split"));
   p.strain_reach = t.get_int("strain_reach");
   p.obstacles_in_passes = t.get_bool("obstacles_in_passes");
   p.hoops = t.get_bool("hoops");

@@ -182,7 +182,7 @@ void VerletSolver::substep(const StepInputs& in, SimState& state, float h, float
       // over the hips for a few frames (RESULTS.md, forty-second session)
       const bool with_long = it < (params_.strain_iterations + 1) / 2;
       verlet::strain_limit(ctx_, m, params_.max_stretch, ws, xa_.data(), xb_.data(), it ? moved_a_.data() : nullptr,
-                           moved_b_.data(), with_long);
+                           moved_b_.data(), with_long, params_.strain_split == StrainSplit::Equal);
       xa_.swap(xb_);
       moved_a_.swap(moved_b_);
       if (params_.hoops) limit_hoops(ctx_, hoops_.view(), params_.max_stretch, ws, xa_.data(), moved_a_.data());

@@ -79,7 +79,7 @@ void hold_grabbed(const Context& ctx, const Grab& g, const float* w, int n, floa
 }
 
 void strain_limit(const Context& ctx, const ModelView& m, float max_stretch, const float* w, const Vec3f* xa,
-                  Vec3f* xb, const uint8_t* moved_in, uint8_t* moved_out, bool with_long) {
+                  Vec3f* xb, const uint8_t* moved_in, uint8_t* moved_out, bool with_long, bool equal_split) {
   const uint32_t* soff = m.soff;
   const uint32_t* snbr = m.snbr;
   const float* srest = m.srest;
@@ -101,7 +101,8 @@ void strain_limit(const Context& ctx, const ModelView& m, float max_stretch, con
         const float l2 = length2(d), lmax = srest[e] * grow;
         if (l2 <= lmax * lmax || l2 <= 1e-24f) continue;  // most springs: no square root
         const float l = std::sqrt(l2);
-        corr += d * ((l - lmax) / l * wi / (wi + w[j]));
+        const float share = equal_split ? (w[j] > 0.f ? 0.5f : 1.f) : wi / (wi + w[j]);
+        corr += d * ((l - lmax) / l * share);
         cnt++;
       }
     }

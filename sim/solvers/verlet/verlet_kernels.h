@@ -73,8 +73,11 @@ void hold_grabbed(const Context& ctx, const Grab& g, const float* w, int n, floa
 /// pass's moved_out; null = first pass) a vertex that was not corrected and
 /// whose strain neighbours were not either has the same inputs as in that pass
 /// and is skipped (copied): the result is identical, the work ~ the active set.
+/// A stretched constraint's excess is shared by inverse mass, or with
+/// equal_split half to each free end (Provot's procedure); a held end (w = 0)
+/// takes none either way.
 void strain_limit(const Context& ctx, const ModelView& m, float max_stretch, const float* w, const Vec3f* xa,
-                  Vec3f* xb, const uint8_t* moved_in, uint8_t* moved_out, bool with_long);
+                  Vec3f* xb, const uint8_t* moved_in, uint8_t* moved_out, bool with_long, bool equal_split);
 
 /// Pushes x out of the analytic shapes to the vertex thickness, with Coulomb
 /// friction against the shape's surface velocity (x0: start of the sub-step).
