@@ -43,12 +43,13 @@ Hoops find_hoops(const Topology& topo, const std::vector<Vec3f>& rest) {
     if (!closed || walk.size() < 3) continue;
     float len = 0.f;
     for (size_t k = 0; k < walk.size(); ++k) len += length(rest[walk[(k + 1) % walk.size()]] - rest[walk[k]]);
+    const uint32_t begin = uint32_t(h.ids.size());
     h.ids.insert(h.ids.end(), walk.begin(), walk.end());
     h.loop_of.insert(h.loop_of.end(), walk.size(), uint32_t(h.rest_length.size()));
     h.offsets.push_back(uint32_t(h.ids.size()));
     h.rest_length.push_back(len);
     h.span.push_back(std::max(1, std::min(kHoopSpan, int(walk.size()) / 6)));
-    for (uint32_t b = h.offsets[h.offsets.size() - 2]; b < h.offsets.back(); b += kHoopChunk) h.chunk_offsets.push_back(b);
+    for (uint32_t b = begin; b < h.offsets.back(); b += kHoopChunk) h.chunk_offsets.push_back(b);
     h.loop_chunks.push_back(uint32_t(h.chunk_offsets.size()));
   }
   h.chunk_offsets.push_back(uint32_t(h.ids.size()));
