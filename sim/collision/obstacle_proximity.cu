@@ -170,6 +170,19 @@ void ObstacleProximity::query(const Context& ctx, const Vec3f* x, int n, float r
 
 float ObstacleProximity::max_displacement() const { return impl_->max_disp; }
 
+ObstacleMeshView ObstacleProximity::mesh_view() const {
+  const Impl& m = *impl_;
+  ObstacleMeshView v;
+  if (m.ntris == 0) return v;
+  v.bvh = m.bvh.view();
+  v.x = m.x.data();
+  v.x_prev = m.x_prev.data();
+  v.tris = m.tris.data();
+  v.ntris = m.ntris;
+  v.max_disp = m.max_disp;
+  return v;
+}
+
 size_t ObstacleProximity::device_bytes() const {
   const Impl& m = *impl_;
   return m.bvh.device_bytes() + m.boxes.bytes() + m.x.bytes() + m.x_prev.bytes() + m.tris.bytes() +

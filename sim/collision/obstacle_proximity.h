@@ -8,6 +8,7 @@
 
 #include "sim/core/backend.h"
 #include "sim/core/hd.h"
+#include "sim/collision/obstacle_sweep.h"
 #include "sim/core/math.h"
 #include "sim/scene/obstacle_set.h"
 
@@ -46,6 +47,8 @@ class ObstacleProximity {
   /// update (mesh_x_prev -> mesh_x), what a query must reach beyond a point's
   /// distance to find a surface that swept past it.
   float max_displacement() const;
+  /// The soup and tree of the last update, for sweep_points (obstacle_sweep.h).
+  ObstacleMeshView mesh_view() const;
   size_t device_bytes() const;
 
  private:

@@ -7,6 +7,7 @@ list(APPEND CLOTHBOX_SIM_CU
   collision/boxes.cu
   collision/lbvh.cu
   collision/obstacle_proximity.cu
+  collision/obstacle_sweep.cu
   collision/ccd_batch.cu
   collision/box_pairs.cu
   collision/penetration.cu

@@ -22,6 +22,7 @@ ParamTable VerletParams::to_table() const {
             "rings spanned by the strain limit's long constraints (0 = springs only)");
   t.add_bool("obstacles_in_passes", obstacles_in_passes,
              "obstacles push the cloth out after every strain pass, not only the last");
+  t.add_bool("mesh_ccd", mesh_ccd, "a fast vertex stops where its path first touches a mesh obstacle");
   t.add_bool("hoops", hoops, "closed boundary loops (waistbands, hems) limit their length as a whole");
   t.add_bool("long_range", long_range, "long-range attachments: tether vertices to their nearest pin");
   t.add_bool("grab_holds", grab_holds, "the strain limit holds the grabbed vertices at the grab (the cloth follows)");
@@ -50,6 +51,7 @@ std::string VerletParams::from_table(const ParamTable& t) {
   p.strain_split = StrainSplit(t.get_int("strain_split"));
   p.strain_reach = t.get_int("strain_reach");
   p.obstacles_in_passes = t.get_bool("obstacles_in_passes");
+  p.mesh_ccd = t.get_bool("mesh_ccd");
   p.hoops = t.get_bool("hoops");
   p.long_range = t.get_bool("long_range");
   p.grab_holds = t.get_bool("grab_holds");

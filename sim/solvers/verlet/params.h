@@ -58,6 +58,12 @@ struct VerletParams {
   /// the prediction): the kick skirt's waistband was widened over the hips by
   /// the push-out after the passes in every sub-step.
   bool obstacles_in_passes = true;
+  /// Continuous collision against mesh obstacles (obstacle_sweep.h): a vertex
+  /// that may have moved farther than the closest-point query's reach relative
+  /// to a mesh is stopped where its path first touches it. Without it a sheet
+  /// falling 3 m onto a mesh floor went through it (RESULTS.md, forty-fourth
+  /// session).
+  bool mesh_ccd = true;
   /// Every closed boundary loop (a waistband, a cuff, a hem) gets one
   /// constraint on its length in every strain pass (hoops.h): the passes alone
   /// take back ~1e-4 of an evenly stretched loop's stretch a pass. Without it

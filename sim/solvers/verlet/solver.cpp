@@ -149,11 +149,14 @@ void VerletSolver::step(const StepInputs& in, SimState& state) {
     proximity_.update(ctx_, in.obstacles, in.dt);
   }
   contacts_valid_ = false;
-  for (int s = 0; s < substeps; ++s) substep(in, state, h, float(in.time) + float(s) * h);
+  if (sweep_stops_.size() != size_t(in.model.num_vertices())) sweep_stops_.resize(ctx_, in.model.num_vertices());
+  sweep_stops_.fill_zero();
+  for (int s = 0; s < substeps; ++s) substep(in, state, h, SubstepSpan{s, substeps});
   report_stats(in);
 }
 
-void VerletSolver::substep(const StepInputs& in, SimState& state, float h, float t) {
+void VerletSolver::substep(const StepInputs& in, SimState& state, float h, SubstepSpan span) {
+  const float t = float(in.time) + float(span.index) * h;
   const verlet::ModelView m = model_view();
   const float* w = state.inv_mass.data();
   {
@@ -203,7 +206,7 @@ void VerletSolver::substep(const StepInputs& in, SimState& state, float h, float
       verlet::long_range_attach(ctx_, m.n, anchor_.data(), geodesic_.data(), params_.max_stretch, ws, xa_.data());
     verlet::apply_grab(ctx_, in.grab, xa_.data(), w);  // with hold: the free light corners moved, onto the target again
   }
-  collide_obstacles(in, state, h);
+  collide_obstacles(in, state, h, span);
   if (in.self_collision) self_collide(in, state, h);
   ScopedStage st(in.timer, "verlet finish");
   verlet::ContactLists cl = contacts_valid_ ? contact_lists() : verlet::ContactLists{};
@@ -213,23 +216,36 @@ void VerletSolver::substep(const StepInputs& in, SimState& state, float h, float
   state.x.copy_from(xa_);
 }
 
-void VerletSolver::collide_obstacles(const StepInputs& in, SimState& state, float h) {
+void VerletSolver::collide_obstacles(const StepInputs& in, SimState& state, float h, SubstepSpan span) {
   ScopedStage st(in.timer, "verlet obstacles");
   const verlet::ModelView m = model_view();
   const ObstacleSet& o = in.obstacles;
   verlet::collide_shapes(ctx_, m, o.d_shapes.data(), o.d_shapes_prev.data(), o.num_shapes(), in.dt, h,
                          state.x.data(), state.inv_mass.data(), xa_.data());
   if (!o.has_meshes()) return;
+  if (params_.mesh_ccd) sweep_meshes(state, span);
   query_meshes(state.x.data());
   verlet::collide_meshes(ctx_, m, mesh_contacts_.data(), h, state.x.data(), state.inv_mass.data(), xa_.data());
 }
+
+// Vertices whose path from x to xa crossed a mesh obstacle beyond the closest-
+// point query's reach are stopped where they first touched it.
+void VerletSolver::sweep_meshes(const SimState& state, SubstepSpan span) {
+  const int n = int(rest_x_.size());
+  if (sweep_hits_.size() != size_t(n)) sweep_hits_.resize(ctx_, size_t(n));
+  const float t0 = float(span.index) / float(span.count), t1 = float(span.index + 1) / float(span.count);
+  sweep_points(ctx_, proximity_.mesh_view(), state.x.data(), xa_.data(), n, t0, t1, mesh_reach(), sweep_hits_.data());
+  verlet::stop_at_hits(ctx_, model_view(), sweep_hits_.data(), state.inv_mass.data(), xa_.data(), sweep_stops_.data());
+}
+
+float VerletSolver::mesh_reach() const { return std::max(2.f * max_thickness_, radius_); }
 
 // Each vertex's closest mesh-obstacle triangle near xa (mesh_contacts_), its
 // normal to the side the vertex was on at the start of the sub-step (x0).
 void VerletSolver::query_meshes(const Vec3f* x0) {
   const int n = int(rest_x_.size());
   if (mesh_contacts_.size() != size_t(n)) mesh_contacts_.resize(ctx_, size_t(n));
-  proximity_.query(ctx_, xa_.data(), n, std::max(2.f * max_thickness_, radius_), mesh_contacts_.data(), x0);
+  proximity_.query(ctx_, xa_.data(), n, mesh_reach(), mesh_contacts_.data(), x0);
 }
 
 void VerletSolver::self_collide(const StepInputs& in, SimState& state, float h) {
@@ -282,6 +298,8 @@ void VerletSolver::report_stats(const StepInputs& in) {
   s.set("springs softened", double(softened_) / 2.0);
   s.set("long strain constraints", double(long_constraints_));
   s.set("hoops", params_.hoops ? double(hoops_.size()) : 0.0);
+  if (in.obstacles.has_meshes() && params_.mesh_ccd)
+    s.set("mesh ccd stops", reduce_sum(ctx_, sweep_stops_.data(), sweep_stops_.size()));
   if (!in.self_collision || !contacts_valid_) return;
   const verlet::ContactLists cl = contact_lists();
   if (overlap_.size() != size_t(cl.n)) overlap_.resize(ctx_, size_t(cl.n)), touching_.resize(ctx_, size_t(cl.n));
@@ -316,7 +334,7 @@ size_t VerletSolver::device_bytes() const {
   return off_.bytes() + nbr_.bytes() + piece_.bytes() + rest_.bytes() + k_.bytes() + c_.bytes() + area_.bytes() +
          damp_.bytes() + thick_.bytes() + soff_.bytes() + snbr_.bytes() + srest_.bytes() + anchor_.bytes() +
          geodesic_.bytes() + kind_.bytes() + rest_x_.bytes() + xa_.bytes() + xb_.bytes() + v1_.bytes() + moved_a_.bytes() +
-         moved_b_.bytes() + ccount_.bytes() + cids_.bytes() + overlap_.bytes() + touching_.bytes() + mesh_contacts_.bytes() + hash_.device_bytes() +
+         moved_b_.bytes() + ccount_.bytes() + cids_.bytes() + overlap_.bytes() + touching_.bytes() + mesh_contacts_.bytes() + sweep_hits_.bytes() + sweep_stops_.bytes() + hash_.device_bytes() +
          dense_.device_bytes() + proximity_.device_bytes() + slong_.bytes() + held_w_.bytes() +
          hoops_.bytes();
 }

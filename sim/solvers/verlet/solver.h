@@ -17,7 +17,10 @@
 //                and of long constraints strain_reach rings long (strain_rows.h),
 //                each pass followed by the hoops' length limit (sim/model/hoops.h),
 //                long-range attachments (without grab_holds: the grab after them)
-//   4. obstacles analytic shapes (shape_distance) and meshes (ObstacleProximity,
+//   4. obstacles analytic shapes (shape_distance) and meshes: a vertex that may
+//                have moved beyond the query's reach relative to a mesh stopped
+//                where its path first touches it (mesh_ccd, obstacle_sweep.h),
+//                then pushed out of its closest triangle (ObstacleProximity,
 //                normals to the side a vertex came from); with obstacles_in_passes
 //                also after every strain pass of step 3
 //   5. spheres   contact lists from the chosen store, Jacobi TOI response, obstacles again
@@ -62,8 +65,15 @@ class VerletSolver : public Solver {
   void upload_strain_rows(const ClothModel& model);
   void update_coefficients(const ClothModel& model, float h);
   void update_attachments(const SimState& state);
-  void substep(const StepInputs& in, SimState& state, float h, float t);
-  void collide_obstacles(const StepInputs& in, SimState& state, float h);
+  /// Sub-step `index` of `count` in the frame.
+  struct SubstepSpan {
+    int index = 0, count = 1;
+  };
+  void substep(const StepInputs& in, SimState& state, float h, SubstepSpan span);
+  void collide_obstacles(const StepInputs& in, SimState& state, float h, SubstepSpan span);
+  void sweep_meshes(const SimState& state, SubstepSpan span);
+  /// m: how far from a vertex the closest-point query looks for a mesh obstacle.
+  float mesh_reach() const;
   void query_meshes(const Vec3f* x0);
   void self_collide(const StepInputs& in, SimState& state, float h);
   void find_contacts(const Vec3f* x, int n, float radius);
@@ -103,6 +113,8 @@ class VerletSolver : public Solver {
   DeviceBuffer<float> overlap_;   ///< per sphere, deepest listed overlap (m), for the stats and the debug draw
   DeviceBuffer<float> touching_;  ///< per sphere, 1 if it overlaps a listed sphere
   DeviceBuffer<ObstacleContact> mesh_contacts_;
+  DeviceBuffer<SweepHit> sweep_hits_;  ///< (n) the sub-step's first touches of mesh obstacles (mesh_ccd)
+  DeviceBuffer<float> sweep_stops_;    ///< (n) how often each vertex was stopped by them this frame
   ParticleHash hash_;
   DenseSphereGrid dense_;
   ObstacleProximity proximity_;

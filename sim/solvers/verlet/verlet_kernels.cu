@@ -151,6 +151,17 @@ void collide_shapes(const Context& ctx, const ModelView& m, const Shape* shapes,
   });
 }
 
+void stop_at_hits(const Context& ctx, const ModelView& m, const SweepHit* hits, const float* w, Vec3f* x,
+                  float* stops) {
+  const float* thick = m.thickness;
+  parallel_for(ctx, m.n, [=] CB_HD(int i) {
+    const SweepHit h = hits[i];
+    if (w[i] <= 0.f || h.tri < 0) return;
+    x[i] = h.point + h.normal * thick[i];
+    stops[i] += 1.f;
+  });
+}
+
 void collide_meshes(const Context& ctx, const ModelView& m, const ObstacleContact* contacts, float h,
                     const Vec3f* x0, const float* w, Vec3f* x, uint8_t* moved, bool only_moved) {
   const float* thick = m.thickness;

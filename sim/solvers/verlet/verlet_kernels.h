@@ -91,6 +91,13 @@ void collide_shapes(const Context& ctx, const ModelView& m, const Shape* shapes,
 /// Same for triangle-mesh obstacles given each vertex's closest obstacle contact
 /// (pushed out of the plane of the contact's triangle; moved and only_moved as
 /// for collide_shapes).
+/// Moves every free vertex with a sweep hit (obstacle_sweep.h) to the touched
+/// point at the end of the sub-step, out to its thickness on the side it came
+/// from: the vertex stops where its path first met the surface (inelastic).
+/// stops: (n) incremented where a vertex was stopped.
+void stop_at_hits(const Context& ctx, const ModelView& m, const SweepHit* hits, const float* w, Vec3f* x,
+                  float* stops);
+
 void collide_meshes(const Context& ctx, const ModelView& m, const ObstacleContact* contacts, float h,
                     const Vec3f* x0, const float* w, Vec3f* x, uint8_t* moved = nullptr, bool only_moved = false);
 

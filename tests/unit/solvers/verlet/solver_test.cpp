@@ -239,6 +239,67 @@ TEST(VerletSolver, ASheetDroppedOntoAMeshFloorStaysAboveIt) {
   }
 }
 
+// Dropped 3 m it arrives at 7.5 m/s, 31 mm a sub-step, farther below the floor
+// than the closest-point query's 10 mm reach: without the sweep
+// (obstacle_sweep.h) it fell through (RESULTS.md, forty-fourth session).
+TEST(VerletSolver, ASheetDroppedThreeMetresOntoAMeshFloorStaysAboveIt) {
+  const auto lowest = [](const Context& ctx, const Params& params) {
+    SceneSpec s = test::grid_scene(20, 20, 0.5f, 0.5f, 3.f);
+    s.obstacles.push_back(test::mesh_floor());
+    auto w = make_world(ctx, s, params);
+    float low = 1e30f;
+    for (int f = 0; f < 90; ++f) {
+      w->step();
+      for (const Vec3f& p : w->positions()) low = std::min(low, p.y);
+    }
+    EXPECT_FALSE(w->stats().has_nan);
+    return low;
+  };
+  for (const Context& ctx : test::backends()) {
+    EXPECT_GT(lowest(ctx, {}), 0.004f - 1e-4f) << "rests on the floor at its thickness";
+    EXPECT_LT(lowest(ctx, {{"mesh_ccd", "false"}}), -1.f) << "without the sweep: the defect it mends";
+  }
+}
+
+// A 0.4 m paddle (a mesh) swings through a hanging sheet at up to 6.3 m/s, 26 mm
+// a sub-step. Every sheet vertex in front of the paddle's face stays in front of
+// it while the paddle is past the sheet's rest plane; without the sweep it
+// passes through the sheet, leaving every one of them behind it.
+TEST(VerletSolver, AFastPaddleCarriesAHangingSheetInsteadOfPassingThroughIt) {
+  const auto behind = [](const Context& ctx, const Params& params) {
+    SceneSpec s = hanging_scene(30, 30, 1.f, 1.7f, true);
+    ObstacleSpec paddle;
+    paddle.kind = ObstacleKind::Mesh;
+    paddle.mesh.positions = {{-0.2f, -0.2f, 0}, {0.2f, -0.2f, 0}, {0.2f, 0.2f, 0}, {-0.2f, 0.2f, 0}};
+    paddle.mesh.tris = {{0, 1, 2}, {0, 2, 3}};
+    paddle.pose.t = Vec3f(0, 1.1f, -0.3f);
+    paddle.motion.kind = MotionKind::Oscillate;
+    paddle.motion.direction = Vec3f(0, 0, 1);
+    paddle.motion.amplitude = 0.4f;
+    paddle.motion.period = 0.4f;  // z = -0.3 + 0.4 sin(2 pi t / 0.4): past z = 0 for t in [0.05, 0.15]
+    s.obstacles.push_back(paddle);
+    auto w = make_world(ctx, s, params);
+    int count = 0, inside = 0;
+    for (int f = 0; f < 9; ++f) {
+      w->step();
+      const double t = w->time();
+      const float pz = -0.3f + 0.4f * float(std::sin(2 * 3.14159265 * t / 0.4));
+      if (pz < 0.02f) continue;
+      for (const Vec3f& p : w->positions()) {
+        if (std::fabs(p.x) > 0.18f || std::fabs(p.y - 1.1f) > 0.18f) continue;  // the paddle's face
+        ++inside;
+        if (p.z < pz) ++count;
+      }
+    }
+    EXPECT_GT(inside, 100) << "the test must look at the sheet in front of the paddle";
+    return count;
+  };
+  for (const Context& ctx : test::backends()) {
+    EXPECT_EQ(behind(ctx, {}), 0);
+    EXPECT_GT(behind(ctx, {{"mesh_ccd", "false"}}), 100) << "without the sweep: the defect it mends";
+  }
+}
+
 // A circle skirt (an annulus: waistband 0.67 m round, 128 x 12 vertices) dropped
 // over a ball 0.94 m round. Its waistband, evenly stretched round the ball,
 // was nearly a fixed point of the strain passes, and it slid over the ball's

@@ -1,0 +1,83 @@
+// Vertex–face CCD of moving points against moving obstacle triangles (see
+// obstacle_sweep.h).
+#include "sim/collision/obstacle_sweep.h"
+
+#include "sim/collision/ccd.h"
+#include "sim/collision/proximity.h"
+#include "sim/core/parallel.h"
+
+namespace cb {
+namespace {
+
+CB_HD CB_INLINE Vec3d to_d(Vec3f p) { return Vec3d(p.x, p.y, p.z); }
+
+// obstacle vertex v at frame fraction s (linear from x_prev to x)
+CB_HD CB_INLINE Vec3f pose_at(const ObstacleMeshView& m, int v, float s) {
+  return m.x_prev[v] + (m.x[v] - m.x_prev[v]) * s;
+}
+
+// The earliest touch of the point p0 -> p1 with triangle `tri` over [t0, t1];
+// toi 1 and no hit when there is none.
+CB_HD inline CcdResult touch(const ObstacleMeshView& m, Vec3f p0, Vec3f p1, int tri, float t0, float t1) {
+  const Int3 t = m.tris[tri];
+  const Vec3d a[4] = {to_d(p0), to_d(pose_at(m, t.a, t0)), to_d(pose_at(m, t.b, t0)), to_d(pose_at(m, t.c, t0))};
+  const Vec3d b[4] = {to_d(p1), to_d(pose_at(m, t.a, t1)), to_d(pose_at(m, t.b, t1)), to_d(pose_at(m, t.c, t1))};
+  return ccd_vertex_face(a, b);
+}
+
+// Where on triangle `tri` the point touches at `toi`, carried to the interval's
+// end, and the face normal there to the side p0 starts on.
+CB_HD inline SweepHit hit_at(const ObstacleMeshView& m, Vec3f p0, Vec3f p1, int tri, float toi, float t0, float t1) {
+  const Int3 t = m.tris[tri];
+  const float s = t0 + (t1 - t0) * toi;
+  const Vec3f p = p0 + (p1 - p0) * toi;
+  const PointTriResult<float> r = closest_point_triangle(p, pose_at(m, t.a, s), pose_at(m, t.b, s), pose_at(m, t.c, s));
+  const Vec3f a1 = pose_at(m, t.a, t1), b1 = pose_at(m, t.b, t1), c1 = pose_at(m, t.c, t1);
+  const Vec3f a0 = pose_at(m, t.a, t0), b0 = pose_at(m, t.b, t0), c0 = pose_at(m, t.c, t0);
+  const Vec3f n0 = cross(b0 - a0, c0 - a0);
+  const Vec3f n1 = cross(b1 - a1, c1 - a1);
+  const float len = length(n1);
+  // a degenerate (zero-area) triangle: back towards where the point started
+  Vec3f n = len > 0.f ? n1 / len : normalize(p0 - p);
+  if (len > 0.f && dot(p0 - a0, n0) < 0.f) n = -n;
+  SweepHit h;
+  h.tri = tri;
+  h.toi = toi;
+  h.point = a1 * r.w[0] + b1 * r.w[1] + c1 * r.w[2];
+  h.normal = n;
+  return h;
+}
+
+CB_HD inline SweepHit sweep_one(const ObstacleMeshView& m, Vec3f p0, Vec3f p1, float t0, float t1, float reach) {
+  // a triangle's pose during [t0, t1] lies within max_disp (1 - t0) of its end
+  // pose: a surface point crossed in the interval ends the frame within
+  // |p1 - p0| + that of p1
+  const float grow = m.max_disp * (1.f - t0);
+  if (length(p1 - p0) + grow <= reach) return SweepHit{};
+  Aabb q;
+  q.grow(p0);
+  q.grow(p1);
+  q.lo = q.lo - Vec3f(grow, grow, grow);
+  q.hi = q.hi + Vec3f(grow, grow, grow);
+  int best = -1;
+  double best_toi = 2.0;
+  lbvh_query_box(m.bvh, q, [&](uint32_t prim) {
+    const CcdResult r = touch(m, p0, p1, int(prim), t0, t1);
+    if (r.hit && r.toi < best_toi) best_toi = r.toi, best = int(prim);
+  });
+  if (best < 0) return SweepHit{};
+  return hit_at(m, p0, p1, best, float(best_toi), t0, t1);
+}
+
+}  // namespace
+
+void sweep_points(const Context& ctx, const ObstacleMeshView& mesh, const Vec3f* x0, const Vec3f* x1, int n, float t0,
+                  float t1, float reach, SweepHit* out) {
+  if (mesh.ntris == 0) {
+    parallel_for(ctx, n, [=] CB_HD(int i) { out[i] = SweepHit{}; });
+    return;
+  }
+  parallel_for(ctx, n, [=] CB_HD(int i) { out[i] = sweep_one(mesh, x0[i], x1[i], t0, t1, reach); });
+}
+
+}  // namespace cb

@@ -1,0 +1,60 @@
+// Continuous contact of moving points with triangle-mesh obstacles: for each
+// point moving in a straight line over part of a frame, the first obstacle
+// triangle it touches, by the exact vertex–face CCD of ccd.h with the triangle
+// moving linearly from its pose at the frame's start (ObstacleSet::mesh_x_prev)
+// to its pose at the end (mesh_x).
+//
+// Why: a closest-point query (obstacle_proximity.h) sees a surface only within
+// its radius of where a point ends. A point that crosses a surface and ends
+// beyond that radius is lost: Verlet's reach is max(2 x thickness, sphere
+// radius), 8-10 mm, and a sheet falling 3 m onto a mesh floor moves 30 mm a
+// sub-step there, so it went through (RESULTS.md, forty-fourth session).
+//
+// Which points are swept: only those for which a surface point crossed in the
+// interval may end the frame farther than `reach` from x1, |x1 - x0| + the
+// obstacle's largest displacement from the interval's start to the frame's end
+// (the closest-point query looks at the frame's end pose). For the others the
+// query finds that point (or a closer one); they get no hit. So a cloth at rest
+// or moving slowly near a still obstacle costs one length test per point.
+//
+// Cost of a swept point: one box query of the LBVH over the end-of-frame
+// triangle boxes (the segment's box grown by how far a triangle can be from its
+// end pose during the interval) and one CCD per triangle found.
+#pragma once
+
+#include <cstdint>
+
+#include "sim/collision/lbvh.h"
+#include "sim/core/backend.h"
+#include "sim/core/hd.h"
+#include "sim/core/math.h"
+
+namespace cb {
+
+/// What the sweep reads of the obstacle soup (backend memory; ObstacleProximity::mesh_view()).
+struct ObstacleMeshView {
+  LbvhView bvh;                   ///< over the triangles' end-of-frame boxes
+  const Vec3f* x = nullptr;       ///< (nverts) m, end of the frame
+  const Vec3f* x_prev = nullptr;  ///< (nverts) m, start of the frame
+  const Int3* tris = nullptr;     ///< (ntris)
+  int ntris = 0;
+  float max_disp = 0;             ///< m, the largest |x - x_prev|
+};
+
+/// A point's first touch of an obstacle along its path.
+struct SweepHit {
+  int32_t tri = -1;  ///< obstacle triangle, -1 = none (or the point was not swept)
+  float toi = 1.f;   ///< fraction of the interval at the touch (a lower bound, ccd.h)
+  Vec3f point;       ///< m, the touched material point of the triangle at the interval's end
+  Vec3f normal;      ///< unit face normal at the interval's end, to the side the point started on
+};
+
+/// For each of the n points moving from x0 to x1 (backend memory) over the part
+/// [t0, t1] of the frame (fractions of it, 0 <= t0 < t1 <= 1), its first touch
+/// of an obstacle triangle; out: (n) backend memory. Points whose crossings a
+/// closest-point query of radius `reach` m at the frame's end pose would find
+/// get no hit (see the top).
+void sweep_points(const Context& ctx, const ObstacleMeshView& mesh, const Vec3f* x0, const Vec3f* x1, int n, float t0,
+                  float t1, float reach, SweepHit* out);
+
+}  // namespace cb
