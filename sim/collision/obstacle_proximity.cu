@@ -1,15 +1,16 @@
-// ObstacleProximity: an LBVH over the obstacle triangle soup (end-of-frame
-// positions) and a nearest-triangle query per point (closest_point_triangle at
-// the leaves). The tree is rebuilt when the triangle count changes and refitted
+// ObstacleProximity: an LBVH over the obstacle triangle soup (each triangle's
+// box holds its poses at the start and the end of the frame, so every pose
+// between) and a nearest-triangle query per point (closest_point_triangle at
+// the leaves) at a pose of the frame (FrameSpan::end, by default its end). The tree is rebuilt when the triangle count changes and refitted
 // otherwise; every kRebuildEvery refits it is rebuilt so that deforming or
 // keyframed obstacles keep a good tree.
 //
-// Normal convention: the unit face normal of the closest triangle (end of frame),
-// flipped to a side:
-//  - with `from` (where each point was at the start of the step): the side of
-//    `from` of the plane through the closest point's material point at the start
-//    of the frame, with that normal (sign of dot(from - (point - displacement),
-//    n); +n on that plane). A point that a moving obstacle sweeps past within the
+// Normal convention: the unit face normal of the closest triangle (at the
+// span's end; the frame's end by default), flipped to a side:
+//  - with `from` (where each point was at the start of the span): the side of
+//    `from` of the plane through the closest point's material point at the
+//    span's start, with that normal (sign of dot(from - (point - displacement
+//    over the span), n); +n on that plane). A point that a moving obstacle sweeps past within the
 //    frame (a thigh rising 1 cm a frame into a skirt) keeps the side it came
 //    from; by the end-of-frame plane its normal pointed into the body, and the
 //    I-Cloth solver pushed the cloth inside it.
@@ -48,17 +49,22 @@ struct QueryArgs {
   const Int3* tris;
   const float* friction;
   float inv_dt;
+  FrameSpan span;
+
+  // obstacle vertex v at the span's end (the frame's end pose itself when that is 1)
+  CB_HD Vec3f at_end(int v) const { return span.end >= 1.f ? mx[v] : mx_prev[v] + (mx[v] - mx_prev[v]) * span.end; }
 };
 
-// the closest triangle to p within radius; the normal oriented by `from` when
-// given, else by p's side of the end-of-frame plane (see the top)
+// the closest triangle to p within radius at the span's end pose; the normal
+// oriented by `from` when given, else by p's side of that pose's plane (see the top)
 CB_HD ObstacleContact closest_contact(const QueryArgs& a, Vec3f p, const Vec3f* from, float radius) {
   ObstacleContact c;
   int best = -1;
   PointTriResult<float> best_r;
+  // the tree's boxes hold each triangle's every pose over the frame
   lbvh_nearest(a.bvh, p, radius * radius, [&](uint32_t prim, float best2) {
     Int3 t = a.tris[prim];
-    PointTriResult<float> r = closest_point_triangle(p, a.mx[t.a], a.mx[t.b], a.mx[t.c]);
+    PointTriResult<float> r = closest_point_triangle(p, a.at_end(t.a), a.at_end(t.b), a.at_end(t.c));
     if (r.dist2 <= best2 && (best < 0 || r.dist2 < best_r.dist2)) {
       best = int(prim);
       best_r = r;
@@ -67,11 +73,13 @@ CB_HD ObstacleContact closest_contact(const QueryArgs& a, Vec3f p, const Vec3f* 
   });
   if (best < 0) return c;
   Int3 t = a.tris[best];
-  Vec3f n = normalize(cross(a.mx[t.b] - a.mx[t.a], a.mx[t.c] - a.mx[t.a]));
+  const Vec3f ta = a.at_end(t.a), tb = a.at_end(t.b), tc = a.at_end(t.c);
+  Vec3f n = normalize(cross(tb - ta, tc - ta));
   Vec3f disp = (a.mx[t.a] - a.mx_prev[t.a]) * best_r.w[0] + (a.mx[t.b] - a.mx_prev[t.b]) * best_r.w[1] +
-               (a.mx[t.c] - a.mx_prev[t.c]) * best_r.w[2];
-  const float side = from ? dot(*from - (best_r.point - disp), n)  // point - disp: at the start of the frame
-                          : dot(p - a.mx[t.a], n);
+               (a.mx[t.c] - a.mx_prev[t.c]) * best_r.w[2];  // over the frame
+  // point - disp (end - start): the material point at the span's start
+  const float side = from ? dot(*from - (best_r.point - disp * (a.span.end - a.span.start)), n)
+                          : dot(p - ta, n);
   if (side < 0.f) n = -n;
   c.tri = best;
   c.point = best_r.point;
@@ -85,6 +93,16 @@ CB_HD ObstacleContact closest_contact(const QueryArgs& a, Vec3f p, const Vec3f* 
 void run_queries(const Context& ctx, const QueryArgs& args, const Vec3f* x, const Vec3f* from, int n, float radius,
                  ObstacleContact* out) {
   parallel_for(ctx, n, [=] CB_HD(int i) { out[i] = closest_contact(args, x[i], from ? from + i : nullptr, radius); });
+}
+
+// boxes[i]: triangle i at the start and the end of the frame, so at every pose
+// between (a query at part of the frame, a sweep); the end pose alone when still
+void swept_boxes(const Context& ctx, const Vec3f* x0, const Vec3f* x1, const Int3* tris, int n, Aabb* boxes) {
+  parallel_for(ctx, n, [=] CB_HD(int i) {
+    Aabb b = triangle_box(x1, tris[i]);
+    b.grow(triangle_box(x0, tris[i]));
+    boxes[i] = b;
+  });
 }
 
 void clear_contacts(const Context& ctx, int n, ObstacleContact* out) {
@@ -146,7 +164,7 @@ void ObstacleProximity::update(const Context& ctx, const ObstacleSet& obstacles,
     tri_friction(ctx, obstacles.meshes, ntris, m.friction);
     m.boxes.resize(ctx, size_t(ntris));
   }
-  triangle_boxes(ctx, m.x.data(), m.tris.data(), ntris, m.boxes.data());
+  swept_boxes(ctx, m.x_prev.data(), m.x.data(), m.tris.data(), ntris, m.boxes.data());
   if (rebuild) {
     m.bvh.build(ctx, m.boxes.data(), ntris);
     m.refits = 0;
@@ -158,13 +176,13 @@ void ObstacleProximity::update(const Context& ctx, const ObstacleSet& obstacles,
 }
 
 void ObstacleProximity::query(const Context& ctx, const Vec3f* x, int n, float radius, ObstacleContact* out,
-                              const Vec3f* from) const {
+                              const Vec3f* from, FrameSpan span) const {
   const Impl& m = *impl_;
   if (m.ntris == 0) {
     clear_contacts(ctx, n, out);
     return;
   }
-  QueryArgs args{m.bvh.view(), m.x.data(), m.x_prev.data(), m.tris.data(), m.friction.data(), m.inv_dt};
+  QueryArgs args{m.bvh.view(), m.x.data(), m.x_prev.data(), m.tris.data(), m.friction.data(), m.inv_dt, span};
   run_queries(ctx, args, x, from, n, radius, out);
 }
 

@@ -14,12 +14,20 @@
 
 namespace cb {
 
+/// A part of the frame, as fractions of it: the obstacle's pose at a fraction s
+/// is linear between its start (s = 0, ObstacleSet::mesh_x_prev) and its end
+/// (s = 1, mesh_x).
+struct FrameSpan {
+  float start = 0.f;
+  float end = 1.f;
+};
+
 struct ObstacleContact {
   int32_t tri = -1;       ///< obstacle triangle id (into ObstacleSet::mesh_tris), -1 = none within the radius
-  Vec3f point;            ///< m, closest point on the triangle (end of frame)
-  Vec3f normal;           ///< unit: the triangle's face normal (end of frame), oriented to the side the
+  Vec3f point;            ///< m, closest point on the triangle (at the query span's end; by default the frame's)
+  Vec3f normal;           ///< unit: the triangle's face normal (there), oriented to the side the
                           ///< query's `from` point is on of the plane through `point`'s material point at
-                          ///< the start of the frame (the side it came from, also where the obstacle
+                          ///< the span's start (the side it came from, also where the obstacle
                           ///< sweeps past it), or without `from` to the query point's side of the
                           ///< triangle's plane (+n on the plane). See obstacle_proximity.cu.
   float distance = 0;     ///< m, unsigned distance from the query point to `point`
@@ -38,11 +46,12 @@ class ObstacleProximity {
   /// obstacles.mesh_version has not changed). No-op when there are no mesh obstacles.
   void update(const Context& ctx, const ObstacleSet& obstacles, float dt);
   /// For each of the n points x (backend memory), the closest obstacle triangle
-  /// within `radius` m; writes out[i] (backend memory, n entries). from: (n)
-  /// where each point was at the start of the step (may be x itself): orients
-  /// the normal to the side it came from; null: to the side x is on.
+  /// within `radius` m at the pose of span.end; writes out[i] (backend memory, n
+  /// entries). from: (n) where each point was at span.start (may be x itself):
+  /// orients the normal to the side it came from; null: to the side x is on.
+  /// A solver's sub-step k of n asks {k/n, (k+1)/n}; the default is the frame.
   void query(const Context& ctx, const Vec3f* x, int n, float radius, ObstacleContact* out,
-             const Vec3f* from = nullptr) const;
+             const Vec3f* from = nullptr, FrameSpan span = {}) const;
   /// m: the largest displacement of an obstacle vertex over the frame of the last
   /// update (mesh_x_prev -> mesh_x), what a query must reach beyond a point's
   /// distance to find a surface that swept past it.

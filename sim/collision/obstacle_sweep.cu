@@ -49,16 +49,12 @@ CB_HD inline SweepHit hit_at(const ObstacleMeshView& m, Vec3f p0, Vec3f p1, int 
 }
 
 CB_HD inline SweepHit sweep_one(const ObstacleMeshView& m, Vec3f p0, Vec3f p1, float t0, float t1, float reach) {
-  // a triangle's pose during [t0, t1] lies within max_disp (1 - t0) of its end
-  // pose: a surface point crossed in the interval ends the frame within
-  // |p1 - p0| + that of p1
-  const float grow = m.max_disp * (1.f - t0);
-  if (length(p1 - p0) + grow <= reach) return SweepHit{};
-  Aabb q;
+  // a surface point crossed in the interval is at most the obstacle's move over
+  // it from where it is at t1, so within |p1 - p0| + that of p1
+  if (length(p1 - p0) + m.max_disp * (t1 - t0) <= reach) return SweepHit{};
+  Aabb q;  // the tree's boxes hold every pose of the frame
   q.grow(p0);
   q.grow(p1);
-  q.lo = q.lo - Vec3f(grow, grow, grow);
-  q.hi = q.hi + Vec3f(grow, grow, grow);
   int best = -1;
   double best_toi = 2.0;
   lbvh_query_box(m.bvh, q, [&](uint32_t prim) {

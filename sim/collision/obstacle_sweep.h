@@ -11,15 +11,15 @@
 // sub-step there, so it went through (RESULTS.md, forty-fourth session).
 //
 // Which points are swept: only those for which a surface point crossed in the
-// interval may end the frame farther than `reach` from x1, |x1 - x0| + the
-// obstacle's largest displacement from the interval's start to the frame's end
-// (the closest-point query looks at the frame's end pose). For the others the
-// query finds that point (or a closer one); they get no hit. So a cloth at rest
-// or moving slowly near a still obstacle costs one length test per point.
+// interval may be farther than `reach` from x1 at the interval's end, |x1 - x0|
+// + the obstacle's largest displacement over the interval. For the others a
+// closest-point query of radius `reach` at the interval's end pose (what
+// ObstacleProximity::query gives with FrameSpan{t0, t1}) finds that point, or a
+// closer one; they get no hit. So a cloth at rest or moving slowly costs one
+// length test per point.
 //
-// Cost of a swept point: one box query of the LBVH over the end-of-frame
-// triangle boxes (the segment's box grown by how far a triangle can be from its
-// end pose during the interval) and one CCD per triangle found.
+// Cost of a swept point: one box query of the LBVH (whose boxes hold each
+// triangle's every pose over the frame) and one CCD per triangle found.
 #pragma once
 
 #include <cstdint>
@@ -33,7 +33,7 @@ namespace cb {
 
 /// What the sweep reads of the obstacle soup (backend memory; ObstacleProximity::mesh_view()).
 struct ObstacleMeshView {
-  LbvhView bvh;                   ///< over the triangles' end-of-frame boxes
+  LbvhView bvh;                   ///< over boxes holding each triangle's poses at the frame's start and end
   const Vec3f* x = nullptr;       ///< (nverts) m, end of the frame
   const Vec3f* x_prev = nullptr;  ///< (nverts) m, start of the frame
   const Int3* tris = nullptr;     ///< (ntris)
@@ -52,8 +52,8 @@ struct SweepHit {
 /// For each of the n points moving from x0 to x1 (backend memory) over the part
 /// [t0, t1] of the frame (fractions of it, 0 <= t0 < t1 <= 1), its first touch
 /// of an obstacle triangle; out: (n) backend memory. Points whose crossings a
-/// closest-point query of radius `reach` m at the frame's end pose would find
-/// get no hit (see the top).
+/// closest-point query of radius `reach` m at the pose of t1 would find get no
+/// hit (see the top).
 void sweep_points(const Context& ctx, const ObstacleMeshView& mesh, const Vec3f* x0, const Vec3f* x1, int n, float t0,
                   float t1, float reach, SweepHit* out);
 

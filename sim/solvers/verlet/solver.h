@@ -68,13 +68,15 @@ class VerletSolver : public Solver {
   /// Sub-step `index` of `count` in the frame.
   struct SubstepSpan {
     int index = 0, count = 1;
+    /// The part of the frame it covers (the obstacles' poses at its start and end).
+    FrameSpan frame() const { return {float(index) / float(count), float(index + 1) / float(count)}; }
   };
   void substep(const StepInputs& in, SimState& state, float h, SubstepSpan span);
   void collide_obstacles(const StepInputs& in, SimState& state, float h, SubstepSpan span);
   void sweep_meshes(const SimState& state, SubstepSpan span);
   /// m: how far from a vertex the closest-point query looks for a mesh obstacle.
   float mesh_reach() const;
-  void query_meshes(const Vec3f* x0);
+  void query_meshes(const Vec3f* x0, SubstepSpan span);
   void self_collide(const StepInputs& in, SimState& state, float h);
   void find_contacts(const Vec3f* x, int n, float radius);
   void report_stats(const StepInputs& in);

@@ -171,6 +171,42 @@ TEST(ObstacleProximity, NormalKeepsTheSideAPointCameFromWhenTheObstacleSweepsPas
   }
 }
 
+// The same rising triangle (y = 0 at the frame's start, 0.1 at its end) asked
+// for the part {0.5, 0.75} of the frame, as a solver's sub-step asks: the
+// contact is at its pose at 0.75 (y = 0.075), and the side is the one a point
+// was on of its pose at 0.5 (y = 0.05). A point at 0.06 is above the triangle
+// at 0.5 and below it at 0.75: its normal points up, the side it came from. The
+// tree's boxes hold the triangle's every pose, so a point near its start pose
+// finds it with a radius that its end pose is beyond.
+TEST(ObstacleProximity, AQueryForPartOfTheFrameSeesTheObstacleThere) {
+  for (const Context& ctx : test::backends()) {
+    ObstacleSet o = unit_triangle(0.1f, 0.f, 0.3f);
+    o.sync(ctx);
+    ObstacleProximity prox;
+    prox.update(ctx, o, 0.01f);
+    std::vector<Vec3f> pts = {Vec3f(0.2f, 0.06f, 0.2f), Vec3f(0.2f, 0.048f, 0.2f), Vec3f(0.2f, 0.02f, 0.2f)};
+    DeviceBuffer<Vec3f> dx(ctx, pts);
+    DeviceBuffer<ObstacleContact> out(ctx, pts.size());
+    prox.query(ctx, dx.data(), int(pts.size()), 0.03f, out.data(), dx.data(), FrameSpan{0.5f, 0.75f});
+    auto h = out.to_host();
+    ASSERT_EQ(h[0].tri, 0);
+    EXPECT_NEAR(h[0].point.y, 0.075f, 1e-6f);
+    EXPECT_NEAR(h[0].distance, 0.015f, 1e-6f);
+    EXPECT_NEAR(h[0].normal.y, 1.f, 1e-6f) << "above the pose at 0.5: the side it came from";
+    ASSERT_EQ(h[1].tri, 0);
+    EXPECT_NEAR(h[1].normal.y, -1.f, 1e-6f) << "below the pose at 0.5";
+    EXPECT_NEAR(h[1].velocity.y, 10.f, 1e-3f) << "the frame's velocity";
+    EXPECT_EQ(h[2].tri, -1) << "0.055 from the pose at 0.75: beyond the radius";
+    // at the frame's start pose (y = 0) the point at 0.02 is within the radius,
+    // its end pose 0.08 away is not: found only if the tree holds the start pose
+    prox.query(ctx, dx.data(), int(pts.size()), 0.03f, out.data(), dx.data(), FrameSpan{0.f, 0.f});
+    h = out.to_host();
+    ASSERT_EQ(h[2].tri, 0);
+    EXPECT_NEAR(h[2].point.y, 0.f, 1e-6f);
+    EXPECT_NEAR(h[2].distance, 0.02f, 1e-6f);
+  }
+}
+
 TEST(ObstacleProximity, RefitFollowsMovedObstacle) {
   for (const Context& ctx : test::backends()) {
     ObstacleSet o = random_soup(500, 0.05f, 11);
