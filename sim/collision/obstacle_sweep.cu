@@ -48,10 +48,11 @@ CB_HD inline SweepHit hit_at(const ObstacleMeshView& m, Vec3f p0, Vec3f p1, int 
   return h;
 }
 
-CB_HD inline SweepHit sweep_one(const ObstacleMeshView& m, Vec3f p0, Vec3f p1, float t0, float t1, float reach) {
-  // a surface point crossed in the interval is at most the obstacle's move over
-  // it from where it is at t1, so within |p1 - p0| + that of p1
-  if (length(p1 - p0) + m.max_disp * (t1 - t0) <= reach) return SweepHit{};
+CB_HD inline SweepHit sweep_one(const ObstacleMeshView& m, Vec3f p0, Vec3f p1, float t0, float t1, float reach,
+                                float query_pose) {
+  // a surface point crossed in the interval is at most the obstacle's move from
+  // t0 to the query's pose from where it is there, so within |p1 - p0| + that of p1
+  if (length(p1 - p0) + m.max_disp * (query_pose - t0) <= reach) return SweepHit{};
   Aabb q;  // the tree's boxes hold every pose of the frame
   q.grow(p0);
   q.grow(p1);
@@ -68,12 +69,12 @@ CB_HD inline SweepHit sweep_one(const ObstacleMeshView& m, Vec3f p0, Vec3f p1, f
 }  // namespace
 
 void sweep_points(const Context& ctx, const ObstacleMeshView& mesh, const Vec3f* x0, const Vec3f* x1, int n, float t0,
-                  float t1, float reach, SweepHit* out) {
+                  float t1, float reach, float query_pose, SweepHit* out) {
   if (mesh.ntris == 0) {
     parallel_for(ctx, n, [=] CB_HD(int i) { out[i] = SweepHit{}; });
     return;
   }
-  parallel_for(ctx, n, [=] CB_HD(int i) { out[i] = sweep_one(mesh, x0[i], x1[i], t0, t1, reach); });
+  parallel_for(ctx, n, [=] CB_HD(int i) { out[i] = sweep_one(mesh, x0[i], x1[i], t0, t1, reach, query_pose); });
 }
 
 }  // namespace cb

@@ -11,12 +11,12 @@
 // sub-step there, so it went through (RESULTS.md, forty-fourth session).
 //
 // Which points are swept: only those for which a surface point crossed in the
-// interval may be farther than `reach` from x1 at the interval's end, |x1 - x0|
-// + the obstacle's largest displacement over the interval. For the others a
-// closest-point query of radius `reach` at the interval's end pose (what
-// ObstacleProximity::query gives with FrameSpan{t0, t1}) finds that point, or a
-// closer one; they get no hit. So a cloth at rest or moving slowly costs one
-// length test per point.
+// interval may be farther than `reach` from x1 at the pose the caller's
+// closest-point query looks at (the fraction q >= t1 of the frame: 1 for
+// ObstacleProximity::query's default, t1 for FrameSpan{t0, t1}), that is
+// |x1 - x0| + the obstacle's largest displacement from t0 to q. For the others
+// that query finds the point, or a closer one; they get no hit. So a cloth at
+// rest or moving slowly near a still mesh costs one length test per point.
 //
 // Cost of a swept point: one box query of the LBVH (whose boxes hold each
 // triangle's every pose over the frame) and one CCD per triangle found.
@@ -52,9 +52,9 @@ struct SweepHit {
 /// For each of the n points moving from x0 to x1 (backend memory) over the part
 /// [t0, t1] of the frame (fractions of it, 0 <= t0 < t1 <= 1), its first touch
 /// of an obstacle triangle; out: (n) backend memory. Points whose crossings a
-/// closest-point query of radius `reach` m at the pose of t1 would find get no
-/// hit (see the top).
+/// closest-point query of radius `reach` m at the pose of the fraction
+/// `query_pose` (t1 <= query_pose <= 1) would find get no hit (see the top).
 void sweep_points(const Context& ctx, const ObstacleMeshView& mesh, const Vec3f* x0, const Vec3f* x1, int n, float t0,
-                  float t1, float reach, SweepHit* out);
+                  float t1, float reach, float query_pose, SweepHit* out);
 
 }  // namespace cb

@@ -177,7 +177,7 @@ void BM_ObstacleSweep(benchmark::State& st) {
   DeviceBuffer<Vec3f> d0(ctx, p0), d1(ctx, p1);
   DeviceBuffer<SweepHit> out(ctx, p0.size());
   for (auto _ : st) {
-    sweep_points(ctx, prox.mesh_view(), d0.data(), d1.data(), int(p0.size()), 0.f, 1.f, 0.01f, out.data());
+    sweep_points(ctx, prox.mesh_view(), d0.data(), d1.data(), int(p0.size()), 0.f, 1.f, 0.01f, 1.f, out.data());
     synchronize(ctx);
   }
   size_t hits = 0;

@@ -76,7 +76,7 @@ class VerletSolver : public Solver {
   void sweep_meshes(const SimState& state, SubstepSpan span);
   /// m: how far from a vertex the closest-point query looks for a mesh obstacle.
   float mesh_reach() const;
-  void query_meshes(const Vec3f* x0, SubstepSpan span);
+  void query_meshes(const Vec3f* x0);
   void self_collide(const StepInputs& in, SimState& state, float h);
   void find_contacts(const Vec3f* x, int n, float radius);
   void report_stats(const StepInputs& in);

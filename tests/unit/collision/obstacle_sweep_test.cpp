@@ -30,6 +30,7 @@ ObstacleSet unit_triangle(float y_prev, float y) {
 struct Sweep {
   std::vector<Vec3f> x0, x1;
   float t0 = 0, t1 = 1, reach = 0;
+  float query_pose = -1;  ///< where the caller's closest-point query looks; < 0: t1
 };
 
 std::vector<SweepHit> run_sweep(const Context& ctx, ObstacleSet& o, const Sweep& s) {
@@ -38,7 +39,8 @@ std::vector<SweepHit> run_sweep(const Context& ctx, ObstacleSet& o, const Sweep&
   prox.update(ctx, o, 0.01f);
   DeviceBuffer<Vec3f> a(ctx, s.x0), b(ctx, s.x1);
   DeviceBuffer<SweepHit> out(ctx, s.x0.size());
-  sweep_points(ctx, prox.mesh_view(), a.data(), b.data(), int(s.x0.size()), s.t0, s.t1, s.reach, out.data());
+  sweep_points(ctx, prox.mesh_view(), a.data(), b.data(), int(s.x0.size()), s.t0, s.t1, s.reach,
+               s.query_pose < 0 ? s.t1 : s.query_pose, out.data());
   return out.to_host();
 }
 
@@ -91,6 +93,29 @@ TEST(ObstacleSweep, ATriangleSweepingIntoAStillPointCarriesItWithinTheSubstep) {
     h = run_sweep(ctx, o, s);
     ASSERT_EQ(h[1].tri, 0);
     EXPECT_NEAR(h[1].toi, 0.3f, 1e-4f);
+  }
+}
+
+// Which points are swept depends on where the caller's closest-point query
+// looks. Over {0.5, 0.75} the triangle rises 0.025 m. A still point it passes
+// at 0.06 ends 0.015 from its pose at 0.75, within a 0.03 reach, so a query at
+// 0.75 finds it and it is not swept; a query at the frame's end (0.1) would
+// see it 0.04 away, beyond the reach, so then it is swept and hit.
+TEST(ObstacleSweep, PointsAreSweptWhereTheQueryAtItsPoseWouldMissTheCrossing) {
+  for (const Context& ctx : test::backends()) {
+    ObstacleSet o = unit_triangle(0.f, 0.1f);
+    Sweep s;
+    s.t0 = 0.5f;
+    s.t1 = 0.75f;
+    s.reach = 0.03f;
+    s.x0 = {Vec3f(0.2f, 0.06f, 0.2f)};
+    s.x1 = s.x0;
+    EXPECT_EQ(run_sweep(ctx, o, s)[0].tri, -1) << "the query at 0.75 sees it";
+    s.query_pose = 1.f;
+    const SweepHit h = run_sweep(ctx, o, s)[0];
+    ASSERT_EQ(h.tri, 0);
+    EXPECT_NEAR(h.toi, 0.4f, 1e-4f);
+    EXPECT_NEAR(h.point.y, 0.075f, 1e-6f) << "carried to the pose at 0.75";
   }
 }
 
