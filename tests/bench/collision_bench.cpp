@@ -128,14 +128,20 @@ void BM_LbvhRefit(benchmark::State& st) {
 }
 BENCHMARK(BM_LbvhRefit)->Arg(1000000)->Unit(benchmark::kMillisecond)->UseRealTime();
 
-void BM_ObstacleProximityQuery(benchmark::State& st) {
-  Context ctx = bench_ctx();
-  Sheet s = crumpled_sheet(317);  // ~200k obstacle triangles
+// The crumpled sheet (~200k triangles) as a still mesh obstacle on ctx.
+ObstacleSet crumpled_obstacle(const Context& ctx) {
+  Sheet s = crumpled_sheet(317);
   ObstacleSet o;
   o.mesh_x = o.mesh_x_prev = s.mesh.positions;
   o.mesh_tris = s.mesh.tris;
   o.mesh_version = 1;
   o.sync(ctx);
+  return o;
+}
+
+void BM_ObstacleProximityQuery(benchmark::State& st) {
+  Context ctx = bench_ctx();
+  const ObstacleSet o = crumpled_obstacle(ctx);
   ObstacleProximity prox;
   prox.update(ctx, o, 0.01f);
   std::vector<Vec3f> pts(static_cast<size_t>(st.range(0)));
@@ -159,12 +165,7 @@ BENCHMARK(BM_ObstacleProximityQuery)->Arg(100000)->Unit(benchmark::kMillisecond)
 // (the worst case; a point moving less than the reach costs a length test).
 void BM_ObstacleSweep(benchmark::State& st) {
   Context ctx = bench_ctx();
-  Sheet s = crumpled_sheet(317);
-  ObstacleSet o;
-  o.mesh_x = o.mesh_x_prev = s.mesh.positions;
-  o.mesh_tris = s.mesh.tris;
-  o.mesh_version = 1;
-  o.sync(ctx);
+  const ObstacleSet o = crumpled_obstacle(ctx);
   ObstacleProximity prox;
   prox.update(ctx, o, 0.01f);
   std::vector<Vec3f> p0(static_cast<size_t>(st.range(0))), p1(p0.size());

@@ -141,6 +141,33 @@ ObstacleSpec mesh_floor() {
   return floor;
 }
 
+ObstacleSpec mesh_paddle(Vec3f centre, float period) {
+  ObstacleSpec paddle;
+  paddle.kind = ObstacleKind::Mesh;
+  paddle.mesh.positions = {{-0.2f, -0.2f, 0}, {0.2f, -0.2f, 0}, {0.2f, 0.2f, 0}, {-0.2f, 0.2f, 0}};
+  paddle.mesh.tris = {{0, 1, 2}, {0, 2, 3}};
+  paddle.pose.t = centre;
+  paddle.motion.kind = MotionKind::Oscillate;
+  paddle.motion.direction = Vec3f(0, 0, 1);
+  paddle.motion.amplitude = 0.4f;
+  paddle.motion.period = period;
+  return paddle;
+}
+
+ObstacleSet flat_triangle(float y_prev, float y, float mu) {
+  ObstacleSet o;
+  o.mesh_x = {Vec3f(0, y, 0), Vec3f(1, y, 0), Vec3f(0, y, 1)};
+  o.mesh_x_prev = {Vec3f(0, y_prev, 0), Vec3f(1, y_prev, 0), Vec3f(0, y_prev, 1)};
+  o.mesh_tris = {Int3{0, 1, 2}};
+  MeshRange r;
+  r.num_vertices = 3;
+  r.num_tris = 1;
+  r.friction = mu;
+  o.meshes = {r};
+  o.mesh_version = 1;
+  return o;
+}
+
 float max_distance(const std::vector<Vec3f>& a, const std::vector<Vec3f>& b) {
   float worst = 0;
   for (size_t i = 0; i < a.size(); ++i) worst = std::max(worst, length(a[i] - b[i]));

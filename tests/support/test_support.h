@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/core/backend.h"
+#include "sim/scene/obstacle_set.h"
 #include "sim/scene/scene.h"
 
 namespace cb {
@@ -39,6 +40,12 @@ std::vector<uint32_t> highest_vertices(const World& w);
 float mean_height(const World& w, const std::vector<uint32_t>& ids);
 /// A 2 m square mesh obstacle of two triangles at y = 0, normal +y.
 ObstacleSpec mesh_floor();
+/// A 0.4 m square mesh paddle in the xy plane, centred at `centre` (m) at rest,
+/// swinging along z: offset 0.4 sin(2 pi t / period) m (at most 2.5 / period m/s).
+ObstacleSpec mesh_paddle(Vec3f centre, float period);
+/// An obstacle soup of one triangle (0,y,0) (1,y,0) (0,y,1), face normal -y, at
+/// height y_prev at the start of the frame and y at its end, with friction mu.
+ObstacleSet flat_triangle(float y_prev, float y, float mu);
 /// A closed box [lo, hi] (m): 8 vertices, 12 triangles counter-clockwise seen
 /// from outside (outward normals).
 TriMesh box_mesh(Vec3f lo, Vec3f hi);

@@ -48,22 +48,6 @@ float brute_distance(const ObstacleSet& o, Vec3f p, float radius, int* tri) {
   return best;
 }
 
-// One triangle (0,y,0) (1,y,0) (0,y,1), face normal -y, at height y at the end
-// of the frame and y_prev at its start, with friction mu.
-ObstacleSet unit_triangle(float y, float y_prev, float mu) {
-  ObstacleSet o;
-  o.mesh_x = {Vec3f(0, y, 0), Vec3f(1, y, 0), Vec3f(0, y, 1)};
-  o.mesh_x_prev = {Vec3f(0, y_prev, 0), Vec3f(1, y_prev, 0), Vec3f(0, y_prev, 1)};
-  o.mesh_tris = {Int3{0, 1, 2}};
-  MeshRange r;
-  r.num_vertices = 3;
-  r.num_tris = 1;
-  r.friction = mu;
-  o.meshes = {r};
-  o.mesh_version = 1;
-  return o;
-}
-
 std::vector<Vec3f> random_points(int n, float extent, unsigned seed) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> u(-extent, extent);
@@ -118,7 +102,7 @@ TEST(ObstacleProximity, MixedTriangleSizesAndTinySoups) {
 
 TEST(ObstacleProximity, NormalVelocityAndFrictionOnOneTriangle) {
   for (const Context& ctx : test::backends()) {
-    ObstacleSet o = unit_triangle(0.f, -0.1f, 0.7f);  // normal -y (counter-clockwise seen from below)
+    ObstacleSet o = test::flat_triangle(-0.1f, 0.f, 0.7f);  // normal -y (counter-clockwise seen from below)
     o.sync(ctx);
     ObstacleProximity prox;
     prox.update(ctx, o, 0.05f);
@@ -148,7 +132,7 @@ TEST(ObstacleProximity, NormalVelocityAndFrictionOnOneTriangle) {
 // every point of a triangle that does not move (the other tests).
 TEST(ObstacleProximity, NormalKeepsTheSideAPointCameFromWhenTheObstacleSweepsPastIt) {
   for (const Context& ctx : test::backends()) {
-    ObstacleSet o = unit_triangle(0.1f, 0.f, 0.3f);  // face normal -y
+    ObstacleSet o = test::flat_triangle(0.f, 0.1f, 0.3f);  // face normal -y
     o.sync(ctx);
     ObstacleProximity prox;
     prox.update(ctx, o, 0.01f);
@@ -180,7 +164,7 @@ TEST(ObstacleProximity, NormalKeepsTheSideAPointCameFromWhenTheObstacleSweepsPas
 // finds it with a radius that its end pose is beyond.
 TEST(ObstacleProximity, AQueryForPartOfTheFrameSeesTheObstacleThere) {
   for (const Context& ctx : test::backends()) {
-    ObstacleSet o = unit_triangle(0.1f, 0.f, 0.3f);
+    ObstacleSet o = test::flat_triangle(0.f, 0.1f, 0.3f);
     o.sync(ctx);
     ObstacleProximity prox;
     prox.update(ctx, o, 0.01f);

@@ -12,26 +12,21 @@
 namespace cb {
 namespace {
 
-// One triangle (0,y,0) (1,y,0) (0,y,1), face normal -y, at height y_prev at the
-// start of the frame and y at its end.
-ObstacleSet unit_triangle(float y_prev, float y) {
-  ObstacleSet o;
-  o.mesh_x = {Vec3f(0, y, 0), Vec3f(1, y, 0), Vec3f(0, y, 1)};
-  o.mesh_x_prev = {Vec3f(0, y_prev, 0), Vec3f(1, y_prev, 0), Vec3f(0, y_prev, 1)};
-  o.mesh_tris = {Int3{0, 1, 2}};
-  MeshRange r;
-  r.num_vertices = 3;
-  r.num_tris = 1;
-  o.meshes = {r};
-  o.mesh_version = 1;
-  return o;
-}
-
 struct Sweep {
   std::vector<Vec3f> x0, x1;
   float t0 = 0, t1 = 1, reach = 0;
   float query_pose = -1;  ///< where the caller's closest-point query looks; < 0: t1
 };
+
+// still points over the part [t0, t1] of the frame
+Sweep still_points(std::vector<Vec3f> x, float t0, float t1, float reach) {
+  Sweep s;
+  s.x0 = s.x1 = std::move(x);
+  s.t0 = t0;
+  s.t1 = t1;
+  s.reach = reach;
+  return s;
+}
 
 std::vector<SweepHit> run_sweep(const Context& ctx, ObstacleSet& o, const Sweep& s) {
   o.sync(ctx);
@@ -46,7 +41,7 @@ std::vector<SweepHit> run_sweep(const Context& ctx, ObstacleSet& o, const Sweep&
 
 TEST(ObstacleSweep, APointFallingThroughAStillTriangleStopsOnIt) {
   for (const Context& ctx : test::backends()) {
-    ObstacleSet o = unit_triangle(0.f, 0.f);
+    ObstacleSet o = test::flat_triangle(0.f, 0.f, 0.3f);
     Sweep s;
     s.reach = 0.01f;
     s.x0 = {Vec3f(0.2f, 0.3f, 0.2f), Vec3f(0.2f, -0.2f, 0.3f), Vec3f(0.2f, 0.004f, 0.2f), Vec3f(2, 0.3f, 0),
@@ -76,13 +71,8 @@ TEST(ObstacleSweep, APointFallingThroughAStillTriangleStopsOnIt) {
 // half's start, is not reached then (over the whole frame it is).
 TEST(ObstacleSweep, ATriangleSweepingIntoAStillPointCarriesItWithinTheSubstep) {
   for (const Context& ctx : test::backends()) {
-    ObstacleSet o = unit_triangle(0.f, 0.1f);
-    Sweep s;
-    s.t0 = 0.5f;
-    s.t1 = 1.f;
-    s.reach = 0.01f;
-    s.x0 = {Vec3f(0.2f, 0.07f, 0.2f), Vec3f(0.2f, 0.03f, 0.2f)};
-    s.x1 = s.x0;
+    ObstacleSet o = test::flat_triangle(0.f, 0.1f, 0.3f);
+    Sweep s = still_points({Vec3f(0.2f, 0.07f, 0.2f), Vec3f(0.2f, 0.03f, 0.2f)}, 0.5f, 1.f, 0.01f);
     std::vector<SweepHit> h = run_sweep(ctx, o, s);
     ASSERT_EQ(h[0].tri, 0);
     EXPECT_NEAR(h[0].toi, 0.4f, 1e-4f);
@@ -103,13 +93,8 @@ TEST(ObstacleSweep, ATriangleSweepingIntoAStillPointCarriesItWithinTheSubstep) {
 // see it 0.04 away, beyond the reach, so then it is swept and hit.
 TEST(ObstacleSweep, PointsAreSweptWhereTheQueryAtItsPoseWouldMissTheCrossing) {
   for (const Context& ctx : test::backends()) {
-    ObstacleSet o = unit_triangle(0.f, 0.1f);
-    Sweep s;
-    s.t0 = 0.5f;
-    s.t1 = 0.75f;
-    s.reach = 0.03f;
-    s.x0 = {Vec3f(0.2f, 0.06f, 0.2f)};
-    s.x1 = s.x0;
+    ObstacleSet o = test::flat_triangle(0.f, 0.1f, 0.3f);
+    Sweep s = still_points({Vec3f(0.2f, 0.06f, 0.2f)}, 0.5f, 0.75f, 0.03f);
     EXPECT_EQ(run_sweep(ctx, o, s)[0].tri, -1) << "the query at 0.75 sees it";
     s.query_pose = 1.f;
     const SweepHit h = run_sweep(ctx, o, s)[0];

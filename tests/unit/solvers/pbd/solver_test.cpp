@@ -332,16 +332,8 @@ TEST(PbdSolver, ACircleSkirtDroppedOverABallKeepsItsWaistband) {
 TEST(PbdSolver, AFastMeshPaddlePushesAHangingSheetWithoutThrowingIt) {
   for (const Context& ctx : test::backends()) {
     SceneSpec s = test::pbd_hanging_sheet(30);
-    ObstacleSpec paddle;
-    paddle.kind = ObstacleKind::Mesh;
-    paddle.mesh.positions = {{-0.2f, -0.2f, 0}, {0.2f, -0.2f, 0}, {0.2f, 0.2f, 0}, {-0.2f, 0.2f, 0}};
-    paddle.mesh.tris = {{0, 1, 2}, {0, 2, 3}};
-    paddle.pose.t = Vec3f(0, 1.f, -0.3f);
-    paddle.motion.kind = MotionKind::Oscillate;
-    paddle.motion.direction = Vec3f(0, 0, 1);
-    paddle.motion.amplitude = 0.4f;
-    paddle.motion.period = 0.4f;  // z = -0.3 + 0.4 sin(2 pi t / 0.4): reaches the sheet at t = 0.05 s
-    s.obstacles.push_back(paddle);
+    // z = -0.3 + 0.4 sin(2 pi t / 0.4): reaches the sheet at t = 0.05 s
+    s.obstacles.push_back(test::mesh_paddle(Vec3f(0, 1.f, -0.3f), 0.4f));
     auto w_ptr = test::pbd_world(ctx, s);
     World& w = *w_ptr;
     for (int f = 0; f < 4; ++f) w.step();

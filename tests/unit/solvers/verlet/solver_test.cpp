@@ -271,16 +271,8 @@ TEST(VerletSolver, ASheetDroppedThreeMetresOntoAMeshFloorStaysAboveIt) {
 TEST(VerletSolver, AFastPaddleCarriesAHangingSheetInsteadOfPassingThroughIt) {
   const auto behind = [](const Context& ctx, const Params& params) {
     SceneSpec s = hanging_scene(30, 30, 1.f, 1.7f, true);
-    ObstacleSpec paddle;
-    paddle.kind = ObstacleKind::Mesh;
-    paddle.mesh.positions = {{-0.2f, -0.2f, 0}, {0.2f, -0.2f, 0}, {0.2f, 0.2f, 0}, {-0.2f, 0.2f, 0}};
-    paddle.mesh.tris = {{0, 1, 2}, {0, 2, 3}};
-    paddle.pose.t = Vec3f(0, 1.1f, -0.3f);
-    paddle.motion.kind = MotionKind::Oscillate;
-    paddle.motion.direction = Vec3f(0, 0, 1);
-    paddle.motion.amplitude = 0.4f;
-    paddle.motion.period = 0.2f;  // z = -0.3 + 0.4 sin(2 pi t / 0.2): past z = 0 for t in [0.025, 0.075]
-    s.obstacles.push_back(paddle);
+    // z = -0.3 + 0.4 sin(2 pi t / 0.2): past z = 0 for t in [0.025, 0.075]
+    s.obstacles.push_back(test::mesh_paddle(Vec3f(0, 1.1f, -0.3f), 0.2f));
     auto w = make_world(ctx, s, params);
     int count = 0, inside = 0;
     for (int f = 0; f < 3; ++f) {  // to t = 0.05 s, the paddle's farthest
