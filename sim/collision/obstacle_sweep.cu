@@ -35,11 +35,8 @@ CB_HD inline SweepHit hit_at(const ObstacleMeshView& m, Vec3f p0, Vec3f p1, int 
   const Vec3f a1 = pose_at(m, t.a, t1), b1 = pose_at(m, t.b, t1), c1 = pose_at(m, t.c, t1);
   const Vec3f a0 = pose_at(m, t.a, t0), b0 = pose_at(m, t.b, t0), c0 = pose_at(m, t.c, t0);
   const Vec3f n0 = cross(b0 - a0, c0 - a0);
-  const Vec3f n1 = cross(b1 - a1, c1 - a1);
-  const float len = length(n1);
-  // a degenerate (zero-area) triangle: back towards where the point started
-  Vec3f n = len > 0.f ? n1 / len : normalize(p0 - p);
-  if (len > 0.f && dot(p0 - a0, n0) < 0.f) n = -n;
+  Vec3f n = normalize(cross(b1 - a1, c1 - a1));  // not degenerate (sweep_one)
+  if (dot(p0 - a0, n0) < 0.f) n = -n;
   SweepHit h;
   h.tri = tri;
   h.toi = toi;
@@ -59,6 +56,11 @@ CB_HD inline SweepHit sweep_one(const ObstacleMeshView& m, Vec3f p0, Vec3f p1, f
   int best = -1;
   double best_toi = 2.0;
   lbvh_query_box(m.bvh, q, [&](uint32_t prim) {
+    // a triangle of no area at the interval's end has no face to be stopped on
+    // (a point touches it only on a line; its neighbours hold the surface)
+    const Int3 t = m.tris[prim];
+    const Vec3f a1 = pose_at(m, t.a, t1);
+    if (!(length2(cross(pose_at(m, t.b, t1) - a1, pose_at(m, t.c, t1) - a1)) > 0.f)) return;
     const CcdResult r = touch(m, p0, p1, int(prim), t0, t1);
     if (r.hit && r.toi < best_toi) best_toi = r.toi, best = int(prim);
   });
