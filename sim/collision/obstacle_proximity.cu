@@ -1,19 +1,20 @@
 // ObstacleProximity: an LBVH over the obstacle triangle soup (each triangle's
 // box holds its poses at the start and the end of the frame, so every pose
 // between) and a nearest-triangle query per point (closest_point_triangle at
-// the leaves) at a pose of the frame (FrameSpan::end, by default its end). The tree is rebuilt when the triangle count changes and refitted
-// otherwise; every kRebuildEvery refits it is rebuilt so that deforming or
-// keyframed obstacles keep a good tree.
+// the leaves) at a pose of the frame (FrameSpan::end, by default its end). The
+// tree is rebuilt when the triangle count changes and refitted otherwise;
+// every kRebuildEvery refits it is rebuilt so that deforming or keyframed
+// obstacles keep a good tree.
 //
 // Normal convention: the unit face normal of the closest triangle (at the
 // span's end; the frame's end by default), flipped to a side:
 //  - with `from` (where each point was at the start of the span): the side of
 //    `from` of the plane through the closest point's material point at the
 //    span's start, with that normal (sign of dot(from - (point - displacement
-//    over the span), n); +n on that plane). A point that a moving obstacle sweeps past within the
-//    frame (a thigh rising 1 cm a frame into a skirt) keeps the side it came
-//    from; by the end-of-frame plane its normal pointed into the body, and the
-//    I-Cloth solver pushed the cloth inside it.
+//    over the span), n); +n on that plane). A point that a moving obstacle
+//    sweeps past within the frame (a thigh rising 1 cm a frame into a skirt)
+//    keeps the side it came from; by the end-of-frame plane its normal pointed
+//    into the body, and the I-Cloth solver pushed the cloth inside it.
 //  - without: the query point's side of the triangle's end-of-frame plane (sign
 //    of dot(x - a, n); +n on the plane), what a solver that pushes a predicted
 //    point out to its own side asks (Verlet, PBD).
@@ -43,16 +44,13 @@ void tri_friction(const Context& ctx, const std::vector<MeshRange>& meshes, int 
 }
 
 struct QueryArgs {
-  LbvhView bvh;
-  const Vec3f* mx;
-  const Vec3f* mx_prev;
-  const Int3* tris;
+  ObstacleMeshView mesh;
   const float* friction;
   float inv_dt;
   FrameSpan span;
 
-  // obstacle vertex v at the span's end (the frame's end pose itself when that is 1)
-  CB_HD Vec3f at_end(int v) const { return span.end >= 1.f ? mx[v] : mx_prev[v] + (mx[v] - mx_prev[v]) * span.end; }
+  // obstacle vertex v at the span's end
+  CB_HD Vec3f at_end(int v) const { return mesh.at(v, span.end); }
 };
 
 // the closest triangle to p within radius at the span's end pose; the normal
@@ -62,8 +60,8 @@ CB_HD ObstacleContact closest_contact(const QueryArgs& a, Vec3f p, const Vec3f* 
   int best = -1;
   PointTriResult<float> best_r;
   // the tree's boxes hold each triangle's every pose over the frame
-  lbvh_nearest(a.bvh, p, radius * radius, [&](uint32_t prim, float best2) {
-    Int3 t = a.tris[prim];
+  lbvh_nearest(a.mesh.bvh, p, radius * radius, [&](uint32_t prim, float best2) {
+    Int3 t = a.mesh.tris[prim];
     PointTriResult<float> r = closest_point_triangle(p, a.at_end(t.a), a.at_end(t.b), a.at_end(t.c));
     if (r.dist2 <= best2 && (best < 0 || r.dist2 < best_r.dist2)) {
       best = int(prim);
@@ -72,11 +70,13 @@ CB_HD ObstacleContact closest_contact(const QueryArgs& a, Vec3f p, const Vec3f* 
     return r.dist2;
   });
   if (best < 0) return c;
-  Int3 t = a.tris[best];
+  Int3 t = a.mesh.tris[best];
   const Vec3f ta = a.at_end(t.a), tb = a.at_end(t.b), tc = a.at_end(t.c);
   Vec3f n = normalize(cross(tb - ta, tc - ta));
-  Vec3f disp = (a.mx[t.a] - a.mx_prev[t.a]) * best_r.w[0] + (a.mx[t.b] - a.mx_prev[t.b]) * best_r.w[1] +
-               (a.mx[t.c] - a.mx_prev[t.c]) * best_r.w[2];  // over the frame
+  const Vec3f* mx = a.mesh.x;
+  const Vec3f* mx_prev = a.mesh.x_prev;
+  Vec3f disp = (mx[t.a] - mx_prev[t.a]) * best_r.w[0] + (mx[t.b] - mx_prev[t.b]) * best_r.w[1] +
+               (mx[t.c] - mx_prev[t.c]) * best_r.w[2];  // over the frame
   // point - disp (end - start): the material point at the span's start
   const float side = from ? dot(*from - (best_r.point - disp * (a.span.end - a.span.start)), n)
                           : dot(p - ta, n);
@@ -182,7 +182,7 @@ void ObstacleProximity::query(const Context& ctx, const Vec3f* x, int n, float r
     clear_contacts(ctx, n, out);
     return;
   }
-  QueryArgs args{m.bvh.view(), m.x.data(), m.x_prev.data(), m.tris.data(), m.friction.data(), m.inv_dt, span};
+  QueryArgs args{mesh_view(), m.friction.data(), m.inv_dt, span};
   run_queries(ctx, args, x, from, n, radius, out);
 }
 

@@ -11,17 +11,12 @@ namespace {
 
 CB_HD CB_INLINE Vec3d to_d(Vec3f p) { return Vec3d(p.x, p.y, p.z); }
 
-// obstacle vertex v at frame fraction s (linear from x_prev to x)
-CB_HD CB_INLINE Vec3f pose_at(const ObstacleMeshView& m, int v, float s) {
-  return m.x_prev[v] + (m.x[v] - m.x_prev[v]) * s;
-}
-
 // The earliest touch of the point p0 -> p1 with triangle `tri` over [t0, t1];
 // toi 1 and no hit when there is none.
 CB_HD inline CcdResult touch(const ObstacleMeshView& m, Vec3f p0, Vec3f p1, int tri, float t0, float t1) {
   const Int3 t = m.tris[tri];
-  const Vec3d a[4] = {to_d(p0), to_d(pose_at(m, t.a, t0)), to_d(pose_at(m, t.b, t0)), to_d(pose_at(m, t.c, t0))};
-  const Vec3d b[4] = {to_d(p1), to_d(pose_at(m, t.a, t1)), to_d(pose_at(m, t.b, t1)), to_d(pose_at(m, t.c, t1))};
+  const Vec3d a[4] = {to_d(p0), to_d(m.at(t.a, t0)), to_d(m.at(t.b, t0)), to_d(m.at(t.c, t0))};
+  const Vec3d b[4] = {to_d(p1), to_d(m.at(t.a, t1)), to_d(m.at(t.b, t1)), to_d(m.at(t.c, t1))};
   return ccd_vertex_face(a, b);
 }
 
@@ -31,9 +26,9 @@ CB_HD inline SweepHit hit_at(const ObstacleMeshView& m, Vec3f p0, Vec3f p1, int 
   const Int3 t = m.tris[tri];
   const float s = t0 + (t1 - t0) * toi;
   const Vec3f p = p0 + (p1 - p0) * toi;
-  const PointTriResult<float> r = closest_point_triangle(p, pose_at(m, t.a, s), pose_at(m, t.b, s), pose_at(m, t.c, s));
-  const Vec3f a1 = pose_at(m, t.a, t1), b1 = pose_at(m, t.b, t1), c1 = pose_at(m, t.c, t1);
-  const Vec3f a0 = pose_at(m, t.a, t0), b0 = pose_at(m, t.b, t0), c0 = pose_at(m, t.c, t0);
+  const PointTriResult<float> r = closest_point_triangle(p, m.at(t.a, s), m.at(t.b, s), m.at(t.c, s));
+  const Vec3f a1 = m.at(t.a, t1), b1 = m.at(t.b, t1), c1 = m.at(t.c, t1);
+  const Vec3f a0 = m.at(t.a, t0), b0 = m.at(t.b, t0), c0 = m.at(t.c, t0);
   const Vec3f n0 = cross(b0 - a0, c0 - a0);
   Vec3f n = normalize(cross(b1 - a1, c1 - a1));  // not degenerate (sweep_one)
   if (dot(p0 - a0, n0) < 0.f) n = -n;
@@ -59,8 +54,8 @@ CB_HD inline SweepHit sweep_one(const ObstacleMeshView& m, Vec3f p0, Vec3f p1, f
     // a triangle of no area at the interval's end has no face to be stopped on
     // (a point touches it only on a line; its neighbours hold the surface)
     const Int3 t = m.tris[prim];
-    const Vec3f a1 = pose_at(m, t.a, t1);
-    if (!(length2(cross(pose_at(m, t.b, t1) - a1, pose_at(m, t.c, t1) - a1)) > 0.f)) return;
+    const Vec3f a1 = m.at(t.a, t1);
+    if (!(length2(cross(m.at(t.b, t1) - a1, m.at(t.c, t1) - a1)) > 0.f)) return;
     const CcdResult r = touch(m, p0, p1, int(prim), t0, t1);
     if (r.hit && r.toi < best_toi) best_toi = r.toi, best = int(prim);
   });

@@ -31,7 +31,7 @@
 
 namespace cb {
 
-/// What the sweep reads of the obstacle soup (backend memory; ObstacleProximity::mesh_view()).
+/// The obstacle soup and its tree as kernels read them (backend memory; ObstacleProximity::mesh_view()).
 struct ObstacleMeshView {
   LbvhView bvh;                   ///< over boxes holding each triangle's poses at the frame's start and end
   const Vec3f* x = nullptr;       ///< (nverts) m, end of the frame
@@ -39,6 +39,10 @@ struct ObstacleMeshView {
   const Int3* tris = nullptr;     ///< (ntris)
   int ntris = 0;
   float max_disp = 0;             ///< m, the largest |x - x_prev|
+
+  /// m, vertex v at the fraction s of the frame (linear from x_prev to x; x
+  /// itself at s >= 1, so that a query of the whole frame reads it unrounded).
+  CB_HD Vec3f at(int v, float s) const { return s >= 1.f ? x[v] : x_prev[v] + (x[v] - x_prev[v]) * s; }
 };
 
 /// A point's first touch of an obstacle along its path.

@@ -245,8 +245,8 @@ float VerletSolver::mesh_reach() const { return std::max(2.f * max_thickness_, r
 // frame's end pose, as for the analytic shapes, its normal to the side the
 // vertex was on at the start of the sub-step (x0). At each sub-step's own pose
 // (as pbd asks) the body's features cut further into the coarse hem of
-// ../shared's dress, which crossed the mannequin in 91 of 150 frames against 25
-// (RESULTS.md, forty-fourth session); the push per sub-step stays within the
+// ../shared's dress, which crossed the mannequin in 79-93 of 150 frames against
+// 31-76 over four settings (RESULTS.md, forty-fourth session); the push per sub-step stays within the
 // reach, so a fast mesh does not throw the cloth as it did pbd's.
 void VerletSolver::query_meshes(const Vec3f* x0) {
   const int n = int(rest_x_.size());
