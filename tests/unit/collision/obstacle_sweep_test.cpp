@@ -153,7 +153,13 @@ TEST(ObstacleSweep, FindsTheSameFirstTouchAsEveryTriangle) {
       ASSERT_EQ(h[i].tri, best) << "segment " << i;
       if (best < 0) continue;
       ++hits;
-      EXPECT_FLOAT_EQ(h[i].toi, float(best_toi)) << "segment " << i;
+      // the same arithmetic on the CPU; the device contracts the poses'
+      // interpolation into fused multiply-adds, which moves the CCD's inputs in
+      // their last bits (on an H200, 2e-6 of the interval at most)
+      if (ctx.backend == Backend::Cpu)
+        EXPECT_FLOAT_EQ(h[i].toi, float(best_toi)) << "segment " << i;
+      else
+        EXPECT_NEAR(h[i].toi, float(best_toi), 1e-5f) << "segment " << i;
       EXPECT_NEAR(length(h[i].normal), 1.f, 1e-5f);
     }
     EXPECT_GT(hits, 50) << "the test must exercise hits";
