@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "sim/collision/lbvh.h"
+#include "sim/collision/mesh_curvature.h"
 #include "sim/collision/proximity.h"
 #include "sim/collision/boxes.h"
 #include "sim/core/parallel.h"
@@ -72,7 +73,8 @@ CB_HD ObstacleContact closest_contact(const QueryArgs& a, Vec3f p, const Vec3f* 
   if (best < 0) return c;
   Int3 t = a.mesh.tris[best];
   const Vec3f ta = a.at_end(t.a), tb = a.at_end(t.b), tc = a.at_end(t.c);
-  Vec3f n = normalize(cross(tb - ta, tc - ta));
+  const Vec3f face = normalize(cross(tb - ta, tc - ta));
+  Vec3f n = face;
   const Vec3f* mx = a.mesh.x;
   const Vec3f* mx_prev = a.mesh.x_prev;
   Vec3f disp = (mx[t.a] - mx_prev[t.a]) * best_r.w[0] + (mx[t.b] - mx_prev[t.b]) * best_r.w[1] +
@@ -87,6 +89,7 @@ CB_HD ObstacleContact closest_contact(const QueryArgs& a, Vec3f p, const Vec3f* 
   c.distance = std::sqrt(best_r.dist2);
   c.velocity = disp * a.inv_dt;
   c.friction = a.friction[best];
+  c.curvature = a.mesh.curvature[best].seen_along(n, face);
   return c;
 }
 
@@ -123,6 +126,8 @@ struct ObstacleProximity::Impl {
   DeviceBuffer<Vec3f> x, x_prev; // (nverts) copies of the obstacle positions
   DeviceBuffer<Int3> tris;       // (ntris)
   DeviceBuffer<float> friction;  // (ntris)
+  DeviceBuffer<Int3> nbrs;       // (ntris) the triangles across each edge (mesh_curvature.h)
+  DeviceBuffer<TriangleBend> curvature; // (ntris) at the frame's end
   std::vector<Int3> host_tris;  // (ntris) to notice a changed triangle list of equal size
   uint64_t version = ~0ull;
   int ntris = 0;
@@ -162,8 +167,11 @@ void ObstacleProximity::update(const Context& ctx, const ObstacleSet& obstacles,
     m.host_tris = obstacles.mesh_tris;
     m.tris.upload(ctx, obstacles.mesh_tris);
     tri_friction(ctx, obstacles.meshes, ntris, m.friction);
+    if (!same_tris || !same_backend) m.nbrs.upload(ctx, triangle_neighbours(obstacles.mesh_tris));
     m.boxes.resize(ctx, size_t(ntris));
+    m.curvature.resize(ctx, size_t(ntris));
   }
+  triangle_curvature(ctx, m.x.data(), m.tris.data(), m.nbrs.data(), ntris, m.curvature.data());
   swept_boxes(ctx, m.x_prev.data(), m.x.data(), m.tris.data(), ntris, m.boxes.data());
   if (rebuild) {
     m.bvh.build(ctx, m.boxes.data(), ntris);
@@ -198,13 +206,14 @@ ObstacleMeshView ObstacleProximity::mesh_view() const {
   v.tris = m.tris.data();
   v.ntris = m.ntris;
   v.max_disp = m.max_disp;
+  v.curvature = m.curvature.data();
   return v;
 }
 
 size_t ObstacleProximity::device_bytes() const {
   const Impl& m = *impl_;
   return m.bvh.device_bytes() + m.boxes.bytes() + m.x.bytes() + m.x_prev.bytes() + m.tris.bytes() +
-         m.friction.bytes();
+         m.friction.bytes() + m.nbrs.bytes() + m.curvature.bytes();
 }
 
 }  // namespace cb

@@ -33,6 +33,7 @@ struct ObstacleContact {
   float distance = 0;     ///< m, unsigned distance from the query point to `point`
   Vec3f velocity;         ///< m/s, velocity of the obstacle surface at `point` over the frame
   float friction = 0.3f;  ///< Coulomb coefficient of that obstacle
+  float curvature = 0;    ///< 1/m, how sharply the obstacle bends away from `normal`'s side there (mesh_curvature.h)
 };
 
 class ObstacleProximity {

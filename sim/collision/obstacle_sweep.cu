@@ -30,13 +30,14 @@ CB_HD inline SweepHit hit_at(const ObstacleMeshView& m, Vec3f p0, Vec3f p1, int 
   const Vec3f a1 = m.at(t.a, t1), b1 = m.at(t.b, t1), c1 = m.at(t.c, t1);
   const Vec3f a0 = m.at(t.a, t0), b0 = m.at(t.b, t0), c0 = m.at(t.c, t0);
   const Vec3f n0 = cross(b0 - a0, c0 - a0);
-  Vec3f n = normalize(cross(b1 - a1, c1 - a1));  // not degenerate (sweep_one)
-  if (dot(p0 - a0, n0) < 0.f) n = -n;
+  const Vec3f face = normalize(cross(b1 - a1, c1 - a1));  // not degenerate (sweep_one)
+  const Vec3f n = dot(p0 - a0, n0) < 0.f ? -face : face;
   SweepHit h;
   h.tri = tri;
   h.toi = toi;
   h.point = a1 * r.w[0] + b1 * r.w[1] + c1 * r.w[2];
   h.normal = n;
+  h.curvature = m.curvature[tri].seen_along(n, face);
   return h;
 }
 

@@ -25,6 +25,7 @@
 #include <cstdint>
 
 #include "sim/collision/lbvh.h"
+#include "sim/collision/mesh_curvature.h"
 #include "sim/core/backend.h"
 #include "sim/core/hd.h"
 #include "sim/core/math.h"
@@ -39,6 +40,7 @@ struct ObstacleMeshView {
   const Int3* tris = nullptr;     ///< (ntris)
   int ntris = 0;
   float max_disp = 0;             ///< m, the largest |x - x_prev|
+  const TriangleBend* curvature = nullptr;  ///< (ntris) at the frame's end (mesh_curvature.h)
 
   /// m, vertex v at the fraction s of the frame (linear from x_prev to x; x
   /// itself at s >= 1, so that a query of the whole frame reads it unrounded).
@@ -51,6 +53,7 @@ struct SweepHit {
   float toi = 1.f;   ///< fraction of the interval at the touch (a lower bound, ccd.h)
   Vec3f point;       ///< m, the touched material point of the triangle at the interval's end
   Vec3f normal;      ///< unit face normal at the interval's end, to the side the point started on
+  float curvature = 0;  ///< 1/m, how sharply the obstacle bends away from the point's side there (mesh_curvature.h)
 };
 
 /// For each of the n points moving from x0 to x1 (backend memory) over the part

@@ -6,6 +6,7 @@ list(APPEND CLOTHBOX_SIM_CXX
 list(APPEND CLOTHBOX_SIM_CU
   collision/boxes.cu
   collision/lbvh.cu
+  collision/mesh_curvature.cu
   collision/obstacle_proximity.cu
   collision/obstacle_sweep.cu
   collision/ccd_batch.cu

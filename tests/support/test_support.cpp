@@ -154,6 +154,42 @@ ObstacleSpec mesh_paddle(Vec3f centre, float period) {
   return paddle;
 }
 
+ObstacleSpec mesh_ball(Vec3f centre, float r, int rings, int segments) {
+  ObstacleSpec ball;
+  ball.kind = ObstacleKind::Mesh;
+  TriMesh& m = ball.mesh;
+  m.positions.push_back({0, r, 0});  // north pole, then rings 1 .. rings-1, then the south pole
+  for (int i = 1; i < rings; ++i) {
+    const float theta = 3.14159265f * float(i) / float(rings);
+    for (int k = 0; k < segments; ++k) {
+      const float phi = 6.2831853f * float(k) / float(segments);
+      m.positions.push_back({r * std::sin(theta) * std::cos(phi), r * std::cos(theta), r * std::sin(theta) * std::sin(phi)});
+    }
+  }
+  m.positions.push_back({0, -r, 0});
+  const int south = int(m.positions.size()) - 1;
+  const auto at = [&](int ring, int k) { return 1 + (ring - 1) * segments + (k % segments); };
+  for (int k = 0; k < segments; ++k) {
+    m.tris.push_back({0, at(1, k + 1), at(1, k)});
+    for (int i = 1; i + 1 < rings; ++i) {
+      m.tris.push_back({at(i, k), at(i, k + 1), at(i + 1, k + 1)});
+      m.tris.push_back({at(i, k), at(i + 1, k + 1), at(i + 1, k)});
+    }
+    m.tris.push_back({south, at(rings - 1, k), at(rings - 1, k + 1)});
+  }
+  ball.pose.t = centre;
+  return ball;
+}
+
+SceneSpec coarse_sheet_over_mesh_ball(int n, float size, float thickness, float y, float ball_r) {
+  SceneSpec s = grid_scene(n, n, size, size, y);
+  s.cloths[0].material.thickness = thickness;
+  s.dt = 1.f / 60.f;
+  s.obstacles = {mesh_ball(Vec3f{0, 0, 0}, ball_r, 24, 48)};
+  s.obstacles[0].friction = 0.8f;
+  return s;
+}
+
 ObstacleSet flat_triangle(float y_prev, float y, float mu) {
   ObstacleSet o;
   o.mesh_x = {Vec3f(0, y, 0), Vec3f(1, y, 0), Vec3f(0, y, 1)};

@@ -43,6 +43,16 @@ ObstacleSpec mesh_floor();
 /// A 0.4 m square mesh paddle in the xy plane, centred at `centre` (m) at rest,
 /// swinging along z: offset 0.4 sin(2 pi t / period) m (at most 2.5 / period m/s).
 ObstacleSpec mesh_paddle(Vec3f centre, float period);
+/// A ball of radius r (m) centred at `centre` as a still mesh obstacle: a UV
+/// sphere of `rings` latitude bands and `segments` longitudes, counter-clockwise
+/// seen from outside.
+ObstacleSpec mesh_ball(Vec3f centre, float r, int rings, int segments);
+/// A horizontal quad sheet of n x n vertices, `size` m square (edges size /
+/// (n - 1)), thickness `thickness` m, centred over x = z = 0 at height y, over a
+/// still mesh ball of radius `ball_r` centred at the origin (mesh_ball, 24 x 48,
+/// friction 0.8);
+/// dt 1/60 s.
+SceneSpec coarse_sheet_over_mesh_ball(int n, float size, float thickness, float y, float ball_r);
 /// An obstacle soup of one triangle (0,y,0) (1,y,0) (0,y,1), face normal -y, at
 /// height y_prev at the start of the frame and y at its end, with friction mu.
 ObstacleSet flat_triangle(float y_prev, float y, float mu);

@@ -6,6 +6,7 @@
 
 #include "sim/core/algorithms.h"
 #include "sim/core/parallel.h"
+#include "sim/model/mesh_clearance.h"
 #include "sim/model/step_velocity.h"
 #include "sim/solvers/pbd/constraints.h"
 
@@ -194,7 +195,8 @@ void collide_mesh(const Context& ctx, const PbdView& p, const ObstacleContact* c
     const ObstacleContact oc = contacts[i];
     if (oc.tri < 0 || q.w[i] <= 0.f) return;
     Vec3f xi = q.x[i];
-    float d = dot(xi - oc.point, oc.normal) - q.thickness[i];
+    const float keep = q.longest_edge ? mesh_clearance(q.thickness[i], q.longest_edge[i], oc.curvature) : q.thickness[i];
+    float d = dot(xi - oc.point, oc.normal) - keep;
     if (d >= 0.f) return;
     q.x[i] = xi - oc.normal * d;
     VertexContact ct = q.contact[i];

@@ -33,6 +33,9 @@ struct PbdView {
   Vec3f* x0 = nullptr;        ///< (nverts) m, positions at the start of the substep
   const float* w = nullptr;   ///< (nverts) 1/kg, inverse mass (0 = pinned)
   const float* area = nullptr, *damping = nullptr, *thickness = nullptr;  ///< (nverts)
+  /// (nverts) m, each vertex's longest rest edge for its clearance from mesh
+  /// obstacles (sim/model/mesh_clearance.h); null: the thickness alone
+  const float* longest_edge = nullptr;
   VertexContact* contact = nullptr;  ///< (nverts)
   Vec3f* dx = nullptr;        ///< (nverts) m, scratch (self-collision deltas)
   const Int2* edges = nullptr;  ///< (nedges) colour order
@@ -81,7 +84,8 @@ void grab(const Context& ctx, const PbdView& p, const Grab& g);
 /// shapes: (nshapes) at the current substep; now/prev: end and start of the frame.
 void collide_shapes(const Context& ctx, const PbdView& p, const Shape* shapes, const Shape* now, const Shape* prev,
                     int nshapes, float frame_dt);
-/// Pushes vertices out along the mesh-obstacle contact planes found this substep.
+/// Pushes vertices out along the mesh-obstacle contact planes found this substep,
+/// to their mesh clearance (PbdView::longest_edge).
 void collide_mesh(const Context& ctx, const PbdView& p, const ObstacleContact* contacts);
 /// Particle-particle self-collision (Macklin et al. 2014 style, Jacobi-averaged):
 /// every pair closer than 2 radius is pushed apart along their line, split by

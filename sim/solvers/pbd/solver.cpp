@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sim/core/error.h"
+#include "sim/model/mesh_clearance.h"
 #include "sim/model/takeover_ease.h"
 
 namespace cb {
@@ -56,6 +57,8 @@ PbdSolver::PbdSolver(const Context& ctx, const ClothModel& model) : ctx_(ctx) {
   nverts_ = model.num_vertices();
   for (float t : h.vert_thickness) max_thickness_ = std::max(max_thickness_, t);
   for (float l : h.edge_rest) mean_edge_ += l / float(h.edge_rest.size());
+  longest_.upload(ctx, longest_rest_edges(model));
+  max_clearance_ = largest_mesh_clearance(model);
   x0_.resize(ctx, nverts_);
   rest_.upload(ctx, model.rest);
   mass_.upload(ctx, model.mass);
@@ -77,7 +80,7 @@ size_t PbdSolver::device_bytes() const {
   return cs_.bytes() + x0_.bytes() + dx_.bytes() + edge_corr_.bytes() + bend_corr_.bytes() + bend_lambda_.bytes() +
          edge_lambda_.bytes() + scratch_.bytes() + contact_.bytes() + mesh_contacts_.bytes() + shapes_sub_.bytes() +
          proximity_.device_bytes() + hash_.device_bytes() + rest_.bytes() + mass_.bytes() + ease_.bytes() +
-         hoops_.bytes();
+         hoops_.bytes() + longest_.bytes();
 }
 
 pbd::PbdView PbdSolver::view(SimState& s) {
@@ -92,6 +95,7 @@ pbd::PbdView PbdSolver::view(SimState& s) {
   v.area = cs_.vert_area.data();
   v.damping = cs_.vert_damping.data();
   v.thickness = cs_.vert_thickness.data();
+  v.longest_edge = params_.mesh_edge_clearance ? longest_.data() : nullptr;
   v.contact = contact_.data();
   v.dx = dx_.data();
   v.edges = cs_.edges.data();
@@ -173,7 +177,7 @@ void PbdSolver::substep(const StepInputs& in, pbd::PbdView& v, int k, int n, flo
     // far within one 0.8 ms substep and thrown at ~100 m/s (forty-fourth).
     if (in.obstacles.has_meshes()) {
       const FrameSpan span{float(k) / float(n), float(k + 1) / float(n)};
-      proximity_.query(ctx_, v.x, v.nverts, max_thickness_ + mean_edge_ + proximity_.max_displacement() / float(n),
+      proximity_.query(ctx_, v.x, v.nverts, mesh_keep() + mean_edge_ + proximity_.max_displacement() / float(n),
                        mesh_contacts_.data(), v.x0, span);
     }
   }
@@ -221,13 +225,16 @@ int PbdSolver::settle(const StepInputs& in, const pbd::PbdView& v, float h) {
     edge_lambda_.fill_zero();
     bend_lambda_.fill_zero();
     if (in.obstacles.has_meshes())
-      proximity_.query(ctx_, v.x, v.nverts, max_thickness_ + mean_edge_, mesh_contacts_.data());
+      proximity_.query(ctx_, v.x, v.nverts, mesh_keep() + mean_edge_, mesh_contacts_.data());
     for (int it = 0; it < params_.iterations; ++it) project(in, v, c);
     if (params_.self_collision && in.self_collision) self_collision(v);
     if (pbd::max_move(ctx_, v, scratch_) <= kSettleSpeed * h) return pass + 1;
   }
   return cap;
 }
+
+// m: the largest distance a vertex is kept from a mesh obstacle
+float PbdSolver::mesh_keep() const { return params_.mesh_edge_clearance ? max_clearance_ : max_thickness_; }
 
 float PbdSolver::self_radius() const {
   return params_.self_radius > 0.f ? params_.self_radius : std::max(0.5f * max_thickness_, 0.3f * mean_edge_);

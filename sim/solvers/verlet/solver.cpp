@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "sim/core/algorithms.h"
+#include "sim/model/mesh_clearance.h"
 #include "sim/solvers/verlet/strain_rows.h"
 
 namespace cb {
@@ -40,6 +41,8 @@ VerletSolver::VerletSolver(const Context& ctx, const ClothModel& model) : ctx_(c
   area_.upload(ctx, area);
   thick_.upload(ctx, thick);
   max_thickness_ = thick.empty() ? 0.f : *std::max_element(thick.begin(), thick.end());
+  longest_.upload(ctx, longest_rest_edges(model));
+  max_clearance_ = largest_mesh_clearance(model);
   rest_x_.upload(ctx, model.rest);
   piece_.upload(ctx, model.vert_piece);
   xa_.resize(ctx, n);
@@ -107,6 +110,7 @@ verlet::ModelView VerletSolver::model_view() const {
   m.area = area_.data();
   m.damp = damp_.data();
   m.thickness = thick_.data();
+  m.longest_edge = params_.mesh_edge_clearance ? longest_.data() : nullptr;
   m.soff = soff_.data();
   m.snbr = snbr_.data();
   m.srest = srest_.data();
@@ -239,7 +243,13 @@ void VerletSolver::sweep_meshes(const SimState& state, SubstepSpan span) {
   verlet::stop_at_hits(ctx_, model_view(), sweep_hits_.data(), state.inv_mass.data(), xa_.data(), sweep_stops_.data());
 }
 
-float VerletSolver::mesh_reach() const { return std::max(2.f * max_thickness_, radius_); }
+// Twice the thickness, or the sphere radius; or the largest clearance a vertex
+// can ask for (mesh_clearance.h). Twice that cost the kick skirt 10 ms a frame
+// of 42 in its queries; beyond the reach a vertex at a sharp bend is held at
+// the reach instead (RESULTS.md, forty-fifth session).
+float VerletSolver::mesh_reach() const {
+  return std::max({2.f * max_thickness_, radius_, params_.mesh_edge_clearance ? max_clearance_ : 0.f});
+}
 
 // Each vertex's closest mesh-obstacle triangle near xa (mesh_contacts_) at the
 // frame's end pose, as for the analytic shapes, its normal to the side the
@@ -344,7 +354,7 @@ void VerletSolver::debug_draw(DebugDraw& out) const {
 
 size_t VerletSolver::device_bytes() const {
   return off_.bytes() + nbr_.bytes() + piece_.bytes() + rest_.bytes() + k_.bytes() + c_.bytes() + area_.bytes() +
-         damp_.bytes() + thick_.bytes() + soff_.bytes() + snbr_.bytes() + srest_.bytes() + anchor_.bytes() +
+         damp_.bytes() + thick_.bytes() + longest_.bytes() + soff_.bytes() + snbr_.bytes() + srest_.bytes() + anchor_.bytes() +
          geodesic_.bytes() + kind_.bytes() + rest_x_.bytes() + xa_.bytes() + xb_.bytes() + v1_.bytes() + moved_a_.bytes() +
          moved_b_.bytes() + ccount_.bytes() + cids_.bytes() + overlap_.bytes() + touching_.bytes() + mesh_contacts_.bytes() + sweep_hits_.bytes() + sweep_stops_.bytes() + hash_.device_bytes() +
          dense_.device_bytes() + proximity_.device_bytes() + slong_.bytes() + held_w_.bytes() +

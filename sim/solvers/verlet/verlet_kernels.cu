@@ -1,5 +1,6 @@
 // Integration, strain limiting and obstacle kernels of the Verlet solver.
 #include "sim/core/parallel.h"
+#include "sim/model/mesh_clearance.h"
 #include "sim/solvers/verlet/springs.h"
 #include "sim/solvers/verlet/verlet_kernels.h"
 
@@ -151,26 +152,32 @@ void collide_shapes(const Context& ctx, const ModelView& m, const Shape* shapes,
   });
 }
 
+// m: vertex i's distance to keep from a mesh that bends with `curvature` (1/m) there
+CB_HD inline float clearance_of(const ModelView& m, int i, float curvature) {
+  return m.longest_edge ? mesh_clearance(m.thickness[i], m.longest_edge[i], curvature) : m.thickness[i];
+}
+
 void stop_at_hits(const Context& ctx, const ModelView& m, const SweepHit* hits, const float* w, Vec3f* x,
                   float* stops) {
-  const float* thick = m.thickness;
+  const ModelView mv = m;
   parallel_for(ctx, m.n, [=] CB_HD(int i) {
     const SweepHit h = hits[i];
     if (w[i] <= 0.f || h.tri < 0) return;
-    x[i] = h.point + h.normal * thick[i];
+    x[i] = h.point + h.normal * clearance_of(mv, i, h.curvature);
     stops[i] += 1.f;
   });
 }
 
 void collide_meshes(const Context& ctx, const ModelView& m, const ObstacleContact* contacts, float h,
                     const Vec3f* x0, const float* w, Vec3f* x, uint8_t* moved, bool only_moved) {
-  const float* thick = m.thickness;
+  const ModelView mv = m;
   parallel_for(ctx, m.n, [=] CB_HD(int i) {
     const ObstacleContact c = contacts[i];
     if (w[i] <= 0.f || c.tri < 0 || (only_moved && !moved[i])) return;
+    const float keep = clearance_of(mv, i, c.curvature);
     float d = dot(x[i] - c.point, c.normal);  // signed, along the side normal
-    if (d >= thick[i]) return;
-    x[i] = push_out(x[i], x0[i], c.normal, d, thick[i], c.velocity, h, c.friction);
+    if (d >= keep) return;
+    x[i] = push_out(x[i], x0[i], c.normal, d, keep, c.velocity, h, c.friction);
     if (moved) moved[i] = 1;
   });
 }

@@ -27,6 +27,9 @@ struct ModelView {
   const float* area = nullptr;    ///< (n) m^2, lumped vertex area (air drag)
   const float* damp = nullptr;    ///< (n) 1/s, velocity damping
   const float* thickness = nullptr;  ///< (n) m, obstacle collision thickness
+  /// (n) m, each vertex's longest rest edge for its clearance from mesh
+  /// obstacles (sim/model/mesh_clearance.h); null: the thickness alone
+  const float* longest_edge = nullptr;
   const uint32_t* soff = nullptr;    ///< (n + 1) rows of the strain limit: structural + shear springs, long constraints
   const uint32_t* snbr = nullptr;    ///< (snnz) their other vertex
   const float* srest = nullptr;      ///< (snnz) m, their rest lengths (rest path lengths for long constraints)
@@ -88,16 +91,18 @@ void collide_shapes(const Context& ctx, const ModelView& m, const Shape* shapes,
                     int nshapes, float frame_dt, float h, const Vec3f* x0, const float* w, Vec3f* x,
                     uint8_t* moved = nullptr, bool only_moved = false);
 
-/// Same for triangle-mesh obstacles given each vertex's closest obstacle contact
-/// (pushed out of the plane of the contact's triangle; moved and only_moved as
-/// for collide_shapes).
 /// Moves every free vertex with a sweep hit (obstacle_sweep.h) to the touched
-/// point at the end of the sub-step, out to its thickness on the side it came
-/// from: the vertex stops where its path first met the surface (inelastic).
-/// stops: (n) incremented where a vertex was stopped.
+/// point at the end of the sub-step, out to its mesh clearance
+/// (ModelView::longest_edge) on the side it came from: the vertex stops where
+/// its path first met the surface (inelastic). stops: (n) incremented where a
+/// vertex was stopped.
 void stop_at_hits(const Context& ctx, const ModelView& m, const SweepHit* hits, const float* w, Vec3f* x,
                   float* stops);
 
+/// As collide_shapes for triangle-mesh obstacles, given each vertex's closest
+/// obstacle contact: pushed out of the plane of the contact's triangle to its
+/// mesh clearance (ModelView::longest_edge; moved and only_moved as for
+/// collide_shapes).
 void collide_meshes(const Context& ctx, const ModelView& m, const ObstacleContact* contacts, float h,
                     const Vec3f* x0, const float* w, Vec3f* x, uint8_t* moved = nullptr, bool only_moved = false);
 

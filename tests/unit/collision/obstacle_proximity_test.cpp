@@ -238,3 +238,42 @@ TEST(ObstacleProximity, SharedMeshMatchesBruteForce) {
 
 }  // namespace
 }  // namespace cb
+
+namespace cb {
+namespace {
+
+// A contact carries how sharply the mesh bends away from the query's side
+// (mesh_curvature.h): about 1 / R for a point outside a ball, 0 inside it.
+TEST(ObstacleProximity, AContactOnABallCarriesItsCurvatureOnTheOutsideOnly) {
+  const float r = 0.1f;
+  const ObstacleSpec ball = test::mesh_ball(Vec3f{0, 0, 0}, r, 24, 48);
+  ObstacleSet o;
+  o.mesh_x = ball.mesh.positions;
+  o.mesh_x_prev = o.mesh_x;
+  o.mesh_tris = ball.mesh.tris;
+  MeshRange range;
+  range.num_vertices = uint32_t(o.mesh_x.size());
+  range.num_tris = uint32_t(o.mesh_tris.size());
+  o.meshes = {range};
+  o.mesh_version = 1;
+  const Vec3f dir = normalize(Vec3f{0.3f, 0.2f, 0.5f});
+  const std::vector<Vec3f> pts = {dir * (r + 0.002f), dir * (r - 0.002f)};
+  for (const Context& ctx : test::backends()) {
+    o.sync(ctx);
+    ObstacleProximity prox;
+    prox.update(ctx, o, 1.f / 60.f);
+    DeviceBuffer<Vec3f> x(ctx, pts);
+    DeviceBuffer<ObstacleContact> out;
+    out.resize(ctx, pts.size());
+    prox.query(ctx, x.data(), int(pts.size()), 0.01f, out.data());
+    const std::vector<ObstacleContact> c = out.to_host();
+    ASSERT_GE(c[0].tri, 0);
+    ASSERT_GE(c[1].tri, 0);
+    EXPECT_GT(c[0].curvature, 0.8f / r) << "outside: the ball turns away";
+    EXPECT_LT(c[0].curvature, 1.6f / r);
+    EXPECT_LT(c[1].curvature, 1e-3f / r) << "inside: it turns towards the point";
+  }
+}
+
+}  // namespace
+}  // namespace cb

@@ -359,5 +359,35 @@ TEST(PbdSolver, TheKickSkirtsWaistbandStaysAboveTheHipsWidest) {
   EXPECT_LT(pbd_waist_height(Context{}, s, "-1", 30, band), 0.84f) << "without: the defect it mends";
 }
 
+// As VerletSolver.ACoarseSheetOnAMeshBallKeepsItsEdgesOutOfIt, under pbd: a
+// coarse sheet on a mesh ball is crossed by the ball between its vertices when
+// they are held at the thickness alone, and not with the edge clearance
+// (sim/model/mesh_clearance.h).
+TEST(PbdSolver, ACoarseSheetOnAMeshBallKeepsItsEdgesOutOfIt) {
+  SceneSpec s = test::coarse_sheet_over_mesh_ball(11, 0.4f, 0.001f, 0.12f, 0.1f);
+  s.solver = "pbd";
+  const auto crossed_frames = [&](const Context& ctx, const char* clearance) {
+    SceneSpec sc = s;
+    sc.solver_params["mesh_edge_clearance"] = clearance;
+    World w(ctx, sc);
+    int crossed = 0;
+    for (int f = 0; f < 60; ++f) {
+      w.step();
+      if (w.stats().get("cloth-obstacle") > 0) ++crossed;
+    }
+    EXPECT_FALSE(w.stats().has_nan);
+    float lowest = 1e30f, highest = -1e30f;
+    for (const Vec3f& p : w.positions()) lowest = std::min(lowest, p.y), highest = std::max(highest, p.y);
+    EXPECT_LT(lowest, 0.f) << "draped over the ball, not balanced on its top";
+    EXPECT_LT(highest, 0.108f) << "on the ball: 1 mm + a 57 mm diagonal's 4 mm sagitta, not floating above it";
+    return crossed;
+  };
+  for (const Context& ctx : test::backends()) {
+    EXPECT_EQ(crossed_frames(ctx, "true"), 0);
+    const int off = crossed_frames(ctx, "false");
+    EXPECT_GT(off, 30) << "held at the thickness alone, the defect the clearance mends: " << off << " of 60 frames";
+  }
+}
+
 }  // namespace
 }  // namespace cb
