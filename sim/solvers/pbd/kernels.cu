@@ -55,7 +55,7 @@ void stretch_color(const Context& ctx, const PbdView& p, int first, int count, C
   for_each(ctx, count, [=] CB_HD(int k) {
     const int e = first + k;
     const Int2 ed = q.edges[e];
-    const float wa = q.w[ed.a], wb = q.w[ed.b];
+    const float wa = q.wp[ed.a], wb = q.wp[ed.b];
     const float at = q.edge_factor[e] * (q.edge_shear[e] ? c.shear_t : c.stretch_t);
     float dl;
     Vec3f corr = distance_step(q.x[ed.a], q.x[ed.b], wa, wb, q.edge_rest[e], at, q.edge_lambda[e], &dl) * c.relax;
@@ -68,7 +68,7 @@ void stretch_color(const Context& ctx, const PbdView& p, int first, int count, C
 namespace {
 CB_HD CB_INLINE void load_hinge(const PbdView& q, const Int4& h, Vec3f xs[4], float ws[4]) {
   xs[0] = q.x[h.a]; xs[1] = q.x[h.b]; xs[2] = q.x[h.c]; xs[3] = q.x[h.d];
-  ws[0] = q.w[h.a]; ws[1] = q.w[h.b]; ws[2] = q.w[h.c]; ws[3] = q.w[h.d];
+  ws[0] = q.wp[h.a]; ws[1] = q.wp[h.b]; ws[2] = q.wp[h.c]; ws[3] = q.wp[h.d];
 }
 }  // namespace
 
@@ -95,7 +95,7 @@ namespace {
 // x_i += w_i * sum over incident edges of (+-) edge_corr
 void gather_edges(const Context& ctx, const PbdView& q) {
   for_each(ctx, q.nverts, [=] CB_HD(int i) {
-    const float wi = q.w[i];
+    const float wi = q.wp[i];
     if (wi <= 0.f) return;
     Vec3f sum{};
     for (uint32_t k = q.vert_edge_off[i]; k < q.vert_edge_off[i + 1]; ++k) {
@@ -110,7 +110,7 @@ void gather_edges(const Context& ctx, const PbdView& q) {
 // x_i += w_i * sum over incident hinges of k_slot * bend_corr
 void gather_bends(const Context& ctx, const PbdView& q) {
   for_each(ctx, q.nverts, [=] CB_HD(int i) {
-    const float wi = q.w[i];
+    const float wi = q.wp[i];
     if (wi <= 0.f) return;
     Vec3f sum{};
     for (uint32_t k = q.vert_bend_off[i]; k < q.vert_bend_off[i + 1]; ++k) {
@@ -129,7 +129,7 @@ void stretch_jacobi(const Context& ctx, const PbdView& p, Compliance c, float om
     const Int2 ed = q.edges[e];
     const float at = q.edge_factor[e] * (q.edge_shear[e] ? c.shear_t : c.stretch_t);
     float dl;
-    Vec3f corr = distance_step(q.x[ed.a], q.x[ed.b], q.w[ed.a], q.w[ed.b], q.edge_rest[e], at, q.edge_lambda[e], &dl);
+    Vec3f corr = distance_step(q.x[ed.a], q.x[ed.b], q.wp[ed.a], q.wp[ed.b], q.edge_rest[e], at, q.edge_lambda[e], &dl);
     const float s = omega * q.edge_theta[e];
     q.edge_lambda[e] += dl * s;
     q.edge_corr[e] = corr * s;
@@ -187,6 +187,10 @@ void collide_shapes(const Context& ctx, const PbdView& p, const Shape* shapes, c
       q.contact[i] = ct;
     }
   });
+}
+
+void equal_inverse_masses(const Context& ctx, const float* w, int n, float w_equal, float* wp) {
+  for_each(ctx, n, [=] CB_HD(int i) { wp[i] = w[i] > 0.f ? w_equal : 0.f; });
 }
 
 void collide_mesh(const Context& ctx, const PbdView& p, const ObstacleContact* contacts) {

@@ -32,6 +32,9 @@ struct PbdView {
   Vec3f* v = nullptr;         ///< (nverts) m/s
   Vec3f* x0 = nullptr;        ///< (nverts) m, positions at the start of the substep
   const float* w = nullptr;   ///< (nverts) 1/kg, inverse mass (0 = pinned)
+  /// (nverts) 1/kg, the inverse masses the constraint projections share their
+  /// corrections by: w, or with PbdParams::split equal one value for every free vertex
+  const float* wp = nullptr;
   const float* area = nullptr, *damping = nullptr, *thickness = nullptr;  ///< (nverts)
   /// (nverts) m, each vertex's longest rest edge for its clearance from mesh
   /// obstacles (sim/model/mesh_clearance.h); null: the thickness alone
@@ -84,6 +87,8 @@ void grab(const Context& ctx, const PbdView& p, const Grab& g);
 /// shapes: (nshapes) at the current substep; now/prev: end and start of the frame.
 void collide_shapes(const Context& ctx, const PbdView& p, const Shape* shapes, const Shape* now, const Shape* prev,
                     int nshapes, float frame_dt);
+/// wp[i] = w_equal for every free vertex (w[i] > 0), 0 for a pinned one (PbdSplit::Equal).
+void equal_inverse_masses(const Context& ctx, const float* w, int n, float w_equal, float* wp);
 /// Pushes vertices out along the mesh-obstacle contact planes found this substep,
 /// to their mesh clearance (PbdView::longest_edge).
 void collide_mesh(const Context& ctx, const PbdView& p, const ObstacleContact* contacts);

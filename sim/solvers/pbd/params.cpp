@@ -25,6 +25,8 @@ ParamTable PbdParams::to_table() const {
   t.add_int("iterations", iterations, 1, 1000, "constraint iterations per substep");
   t.add_int("substeps", substeps, 0, 1000, "substeps per frame (0 = the Simulation panel's)");
   t.add_choice("mode", int(mode), {"gauss-seidel", "jacobi"}, "coloured parallel Gauss-Seidel, or Jacobi with averaging");
+  t.add_choice("split", int(split), {"mass", "equal"},
+               "a constraint's correction shared by inverse mass, or as if every free vertex had the mean mass");
   t.add_float("jacobi_omega", jacobi_omega, 0.05, 2.0, "", "Jacobi over-relaxation of the averaged corrections");
   t.add_float("sor", sor, 0.05, 1.95, "",
               "Gauss-Seidel successive over-relaxation (1 = plain; above ~1.5 stiff cloth may diverge)");
@@ -56,6 +58,7 @@ PbdParams PbdParams::from_table(const ParamTable& t) {
   p.iterations = int(num("iterations", p.iterations));
   p.substeps = int(num("substeps", p.substeps));
   p.mode = PbdMode(int(num("mode", int(p.mode))));
+  p.split = PbdSplit(int(num("split", int(p.split))));
   p.jacobi_omega = float(num("jacobi_omega", p.jacobi_omega));
   p.sor = float(num("sor", p.sor));
   p.stretch_compliance = float(num("stretch_compliance", p.stretch_compliance));

@@ -80,7 +80,7 @@ size_t PbdSolver::device_bytes() const {
   return cs_.bytes() + x0_.bytes() + dx_.bytes() + edge_corr_.bytes() + bend_corr_.bytes() + bend_lambda_.bytes() +
          edge_lambda_.bytes() + scratch_.bytes() + contact_.bytes() + mesh_contacts_.bytes() + shapes_sub_.bytes() +
          proximity_.device_bytes() + hash_.device_bytes() + rest_.bytes() + mass_.bytes() + ease_.bytes() +
-         hoops_.bytes() + longest_.bytes();
+         hoops_.bytes() + longest_.bytes() + wp_.bytes();
 }
 
 pbd::PbdView PbdSolver::view(SimState& s) {
@@ -92,6 +92,13 @@ pbd::PbdView PbdSolver::view(SimState& s) {
   v.v = s.v.data();
   v.x0 = x0_.data();
   v.w = s.inv_mass.data();
+  v.wp = v.w;
+  if (params_.split == PbdSplit::Equal) {
+    if (wp_.size() != nverts_) wp_.resize(ctx_, nverts_);
+    pbd::equal_inverse_masses(ctx_, v.w, v.nverts, cloth_mass_ > 0 ? float(double(nverts_) / cloth_mass_) : 0.f,
+                              wp_.data());
+    v.wp = wp_.data();
+  }
   v.area = cs_.vert_area.data();
   v.damping = cs_.vert_damping.data();
   v.thickness = cs_.vert_thickness.data();
@@ -262,7 +269,7 @@ void PbdSolver::project(const StepInputs& in, const pbd::PbdView& v, pbd::Compli
     pbd::stretch_jacobi(ctx_, v, c, params_.jacobi_omega);
     if (params_.bending) pbd::bend_jacobi(ctx_, v, c, params_.jacobi_omega);
   }
-  if (params_.hoop_stretch >= 0.f) limit_hoops(ctx_, hoops_.view(), params_.hoop_stretch, v.w, v.x, nullptr);
+  if (params_.hoop_stretch >= 0.f) limit_hoops(ctx_, hoops_.view(), params_.hoop_stretch, v.wp, v.x, nullptr);
   pbd::grab(ctx_, v, in.grab);
   const ObstacleSet& o = in.obstacles;
   pbd::collide_shapes(ctx_, v, shapes_sub_.data(), o.d_shapes.data(), o.d_shapes_prev.data(), o.num_shapes(), in.dt);
