@@ -36,6 +36,12 @@ CB_HD inline float mesh_clearance(float thickness, float longest_edge, float cur
   return thickness + longest_edge * longest_edge * k * 0.125f;
 }
 
+/// m: mesh_clearance of vertex i given the per-vertex thickness and longest
+/// rest edge arrays; `longest` null (the edge clearance off): its thickness.
+CB_HD inline float vertex_mesh_clearance(const float* thickness, const float* longest, int i, float curvature) {
+  return longest ? mesh_clearance(thickness[i], longest[i], curvature) : thickness[i];
+}
+
 /// (nverts) m: the longest rest edge at each vertex (0 for a vertex on no edge).
 std::vector<float> longest_rest_edges(const ClothModel& model);
 

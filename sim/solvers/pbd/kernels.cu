@@ -199,7 +199,7 @@ void collide_mesh(const Context& ctx, const PbdView& p, const ObstacleContact* c
     const ObstacleContact oc = contacts[i];
     if (oc.tri < 0 || q.w[i] <= 0.f) return;
     Vec3f xi = q.x[i];
-    const float keep = q.longest_edge ? mesh_clearance(q.thickness[i], q.longest_edge[i], oc.curvature) : q.thickness[i];
+    const float keep = vertex_mesh_clearance(q.thickness, q.longest_edge, i, oc.curvature);
     float d = dot(xi - oc.point, oc.normal) - keep;
     if (d >= 0.f) return;
     q.x[i] = xi - oc.normal * d;

@@ -152,29 +152,24 @@ void collide_shapes(const Context& ctx, const ModelView& m, const Shape* shapes,
   });
 }
 
-// m: vertex i's distance to keep from a mesh that bends with `curvature` (1/m) there
-CB_HD inline float clearance_of(const ModelView& m, int i, float curvature) {
-  return m.longest_edge ? mesh_clearance(m.thickness[i], m.longest_edge[i], curvature) : m.thickness[i];
-}
-
 void stop_at_hits(const Context& ctx, const ModelView& m, const SweepHit* hits, const float* w, Vec3f* x,
                   float* stops) {
-  const ModelView mv = m;
+  const float *thick = m.thickness, *longest = m.longest_edge;
   parallel_for(ctx, m.n, [=] CB_HD(int i) {
     const SweepHit h = hits[i];
     if (w[i] <= 0.f || h.tri < 0) return;
-    x[i] = h.point + h.normal * clearance_of(mv, i, h.curvature);
+    x[i] = h.point + h.normal * vertex_mesh_clearance(thick, longest, i, h.curvature);
     stops[i] += 1.f;
   });
 }
 
 void collide_meshes(const Context& ctx, const ModelView& m, const ObstacleContact* contacts, float h,
                     const Vec3f* x0, const float* w, Vec3f* x, uint8_t* moved, bool only_moved) {
-  const ModelView mv = m;
+  const float *thick = m.thickness, *longest = m.longest_edge;
   parallel_for(ctx, m.n, [=] CB_HD(int i) {
     const ObstacleContact c = contacts[i];
     if (w[i] <= 0.f || c.tri < 0 || (only_moved && !moved[i])) return;
-    const float keep = clearance_of(mv, i, c.curvature);
+    const float keep = vertex_mesh_clearance(thick, longest, i, c.curvature);
     float d = dot(x[i] - c.point, c.normal);  // signed, along the side normal
     if (d >= keep) return;
     x[i] = push_out(x[i], x0[i], c.normal, d, keep, c.velocity, h, c.friction);
