@@ -20,6 +20,11 @@
 //    point out to its own side asks (Verlet, PBD).
 // For a still obstacle and from = x both are the same. For a point beside an edge
 // of an open mesh the normal is still the face normal, not the direction x - point.
+//
+// Each contact also carries how sharply the mesh bends away from the side its
+// normal points to, at the contact's triangle (mesh_curvature.h), computed at
+// every update from the frame's end pose: Verlet and pbd hold a vertex farther
+// from a convex body so that its edges clear it too (sim/model/mesh_clearance.h).
 #include "sim/collision/obstacle_proximity.h"
 
 #include <algorithm>
