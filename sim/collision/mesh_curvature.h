@@ -5,13 +5,13 @@
 // the edges where the neighbour turns away from that side (its centroid behind
 // the triangle's plane, seen from there). On a UV sphere of radius R it is
 // close to 1/R outside and 0 inside; on a flat mesh 0; across a sharp crease it
-// grows as the triangles shrink (mesh_clearance.h caps what it asks of it).
+// grows as the triangles shrink (edge_clearance.h caps what it asks of it).
 // Only a surface that turns away lets a straight cloth edge between two points
 // outside it dip in; inside a crease (between the legs, an armpit) the edge
 // stays out, and a larger clearance there would only squeeze the cloth.
 //
 // Used for the clearance that keeps a cloth's edges, not only its vertices,
-// outside a curved body (sim/model/mesh_clearance.h).
+// outside a curved body (sim/model/edge_clearance.h).
 #pragma once
 
 #include <vector>

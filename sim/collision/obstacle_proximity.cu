@@ -24,7 +24,7 @@
 // Each contact also carries how sharply the mesh bends away from the side its
 // normal points to, at the contact's triangle (mesh_curvature.h), computed at
 // every update from the frame's end pose: Verlet and pbd hold a vertex farther
-// from a convex body so that its edges clear it too (sim/model/mesh_clearance.h).
+// from a convex body so that its edges clear it too (sim/model/edge_clearance.h).
 #include "sim/collision/obstacle_proximity.h"
 
 #include <algorithm>

@@ -20,6 +20,16 @@ struct Shape {
   float friction = 0.3f;   ///< Coulomb coefficient
 };
 
+/// 1/m: how sharply the shape's surface bends away from the outside at its most
+/// curved, for the clearance that keeps a cloth's edges outside it
+/// (sim/model/edge_clearance.h): 1 / radius for a sphere and a capsule (across
+/// its axis), 0 for a plane and a box (whose faces are flat; its edges are not
+/// cleared).
+CB_HD inline float shape_curvature(const Shape& s) {
+  const bool round = s.kind == ShapeKind::Sphere || s.kind == ShapeKind::Capsule;
+  return round && s.radius > 0.f ? 1.f / s.radius : 0.f;
+}
+
 /// Signed distance from p to the shape's surface (m, negative inside) and the
 /// outward unit normal at the closest surface point.
 CB_HD inline float shape_distance(const Shape& s, Vec3f p_world, Vec3f* n_world) {

@@ -190,6 +190,28 @@ SceneSpec coarse_sheet_over_mesh_ball(int n, float size, float thickness, float 
   return s;
 }
 
+SceneSpec coarse_sheet_over_ball(int n, float size, float thickness, float y, float ball_r) {
+  SceneSpec s = coarse_sheet_over_mesh_ball(n, size, thickness, y, ball_r);
+  ObstacleSpec ball;
+  ball.kind = ObstacleKind::Sphere;
+  ball.radius = ball_r;
+  ball.friction = 0.8f;
+  s.obstacles = {ball};
+  return s;
+}
+
+int edges_dipping_into_ball(const World& w, Vec3f centre, float r, float* deepest) {
+  int count = 0;
+  float worst = 0.f;
+  for (const Int2& e : w.model().topo.edges) {
+    const Vec3f mid = (w.positions()[size_t(e.a)] + w.positions()[size_t(e.b)]) * 0.5f;
+    const float depth = r - length(mid - centre);
+    if (depth > 0.f) ++count, worst = std::max(worst, depth);
+  }
+  if (deepest) *deepest = worst;
+  return count;
+}
+
 ObstacleSet flat_triangle(float y_prev, float y, float mu) {
   ObstacleSet o;
   o.mesh_x = {Vec3f(0, y, 0), Vec3f(1, y, 0), Vec3f(0, y, 1)};

@@ -53,6 +53,12 @@ ObstacleSpec mesh_ball(Vec3f centre, float r, int rings, int segments);
 /// friction 0.8);
 /// dt 1/60 s.
 SceneSpec coarse_sheet_over_mesh_ball(int n, float size, float thickness, float y, float ball_r);
+/// The same sheet over an analytic sphere of radius `ball_r` at the origin
+/// (friction 0.8) instead of the mesh ball.
+SceneSpec coarse_sheet_over_ball(int n, float size, float thickness, float y, float ball_r);
+/// How many of w's cloth edges have their middle inside the ball of radius r
+/// centred at `centre` (m), and the deepest such middle's depth (m, 0: none).
+int edges_dipping_into_ball(const World& w, Vec3f centre, float r, float* deepest = nullptr);
 /// An obstacle soup of one triangle (0,y,0) (1,y,0) (0,y,1), face normal -y, at
 /// height y_prev at the start of the frame and y at its end, with friction mu.
 ObstacleSet flat_triangle(float y_prev, float y, float mu);

@@ -6,7 +6,7 @@
 
 #include "sim/core/algorithms.h"
 #include "sim/core/parallel.h"
-#include "sim/model/mesh_clearance.h"
+#include "sim/model/edge_clearance.h"
 #include "sim/model/step_velocity.h"
 #include "sim/solvers/pbd/constraints.h"
 
@@ -168,12 +168,12 @@ void collide_shapes(const Context& ctx, const PbdView& p, const Shape* shapes, c
   for_each(ctx, q.nverts, [=] CB_HD(int i) {
     if (q.w[i] <= 0.f) return;
     Vec3f xi = q.x[i];
-    const float th = q.thickness[i];
     VertexContact ct = q.contact[i];
     bool hit = false;
     for (int s = 0; s < nshapes; ++s) {
       Vec3f n;
-      float d = shape_distance(shapes[s], xi, &n) - th;
+      const float keep = vertex_edge_clearance(q.thickness, q.longest_edge, i, shape_curvature(shapes[s]));
+      float d = shape_distance(shapes[s], xi, &n) - keep;
       if (d >= 0.f) continue;
       xi -= n * d;
       ct.push -= d;
@@ -199,7 +199,7 @@ void collide_mesh(const Context& ctx, const PbdView& p, const ObstacleContact* c
     const ObstacleContact oc = contacts[i];
     if (oc.tri < 0 || q.w[i] <= 0.f) return;
     Vec3f xi = q.x[i];
-    const float keep = vertex_mesh_clearance(q.thickness, q.longest_edge, i, oc.curvature);
+    const float keep = vertex_edge_clearance(q.thickness, q.longest_edge, i, oc.curvature);
     float d = dot(xi - oc.point, oc.normal) - keep;
     if (d >= 0.f) return;
     q.x[i] = xi - oc.normal * d;

@@ -37,7 +37,7 @@ struct PbdView {
   const float* wp = nullptr;
   const float* area = nullptr, *damping = nullptr, *thickness = nullptr;  ///< (nverts)
   /// (nverts) m, each vertex's longest rest edge for its clearance from mesh
-  /// obstacles (sim/model/mesh_clearance.h); null: the thickness alone
+  /// obstacles (sim/model/edge_clearance.h); null: the thickness alone
   const float* longest_edge = nullptr;
   VertexContact* contact = nullptr;  ///< (nverts)
   Vec3f* dx = nullptr;        ///< (nverts) m, scratch (self-collision deltas)
@@ -83,14 +83,15 @@ void stretch_jacobi(const Context& ctx, const PbdView& p, Compliance c, float om
 void bend_jacobi(const Context& ctx, const PbdView& p, Compliance c, float omega);
 /// Mouse grab (one projection of the attachment, Grab::stiffness of the gap).
 void grab(const Context& ctx, const PbdView& p, const Grab& g);
-/// Pushes vertices out of the analytic shapes (thickness offset); records contacts.
+/// Pushes vertices out of the analytic shapes to their edge clearance
+/// (PbdView::longest_edge, shape_curvature: the thickness from a plane); records contacts.
 /// shapes: (nshapes) at the current substep; now/prev: end and start of the frame.
 void collide_shapes(const Context& ctx, const PbdView& p, const Shape* shapes, const Shape* now, const Shape* prev,
                     int nshapes, float frame_dt);
 /// wp[i] = w_equal for every free vertex (w[i] > 0), 0 for a pinned one (PbdSplit::Equal).
 void equal_inverse_masses(const Context& ctx, const float* w, int n, float w_equal, float* wp);
 /// Pushes vertices out along the mesh-obstacle contact planes found this substep,
-/// to their mesh clearance (PbdView::longest_edge).
+/// to their edge clearance (PbdView::longest_edge).
 void collide_mesh(const Context& ctx, const PbdView& p, const ObstacleContact* contacts);
 /// Particle-particle self-collision (Macklin et al. 2014 style, Jacobi-averaged):
 /// every pair closer than 2 radius is pushed apart along their line, split by

@@ -38,7 +38,7 @@ ParamTable PbdParams::to_table() const {
   t.add_float("hoop_stretch", hoop_stretch, -1.0, 1.0, "",
               "closed boundary loops (waistbands, hems) at most this much longer as a whole (negative = off)");
   t.group("collisions");
-  t.add_bool("mesh_edge_clearance", mesh_edge_clearance,
+  t.add_bool("edge_clearance", edge_clearance,
              "cloth edges, not only vertices, keep the thickness from a curved mesh (vertices held farther)");
   t.add_bool("self_collision", self_collision, "particle-particle self-collision");
   t.add_float("self_radius", self_radius, 0.0, 0.1, "m", "self-collision particle radius (0 = max(thickness/2, 0.3 x mean edge))");
@@ -66,7 +66,7 @@ PbdParams PbdParams::from_table(const ParamTable& t) {
   p.bend_compliance = float(num("bend_compliance", p.bend_compliance));
   p.bending = num("bending", p.bending) != 0;
   p.hoop_stretch = float(num("hoop_stretch", p.hoop_stretch));
-  p.mesh_edge_clearance = num("mesh_edge_clearance", p.mesh_edge_clearance) != 0;
+  p.edge_clearance = num("edge_clearance", p.edge_clearance) != 0;
   p.self_collision = num("self_collision", p.self_collision) != 0;
   p.self_radius = float(num("self_radius", p.self_radius));
   p.measure_residual = num("measure_residual", p.measure_residual) != 0;

@@ -57,11 +57,11 @@ struct PbdParams {
   float hoop_stretch = 0.01f;
   /// Each vertex is held from a mesh obstacle at its thickness plus the
   /// sagitta of its longest edge over the mesh's curvature at the contact
-  /// (sim/model/mesh_clearance.h), so that its edges clear a convex body too;
+  /// (sim/model/edge_clearance.h), so that its edges clear a convex body too;
   /// false: at the thickness alone, where ../shared's dress on the kicking
   /// mannequin had the body's edges through its 27 mm hem triangles in 66 of
   /// 150 frames (RESULTS.md, forty-fifth session).
-  bool mesh_edge_clearance = true;
+  bool edge_clearance = true;
   bool self_collision = true;        ///< particle-particle self-collision (also needs the scene switch)
   float self_radius = 0.f;           ///< m, self-collision particle radius; 0 = max(thickness / 2, 0.3 mean edge length)
   bool measure_residual = false;     ///< report the constraint residual in the stats (costs a reduction)

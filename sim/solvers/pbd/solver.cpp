@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "sim/core/error.h"
-#include "sim/model/mesh_clearance.h"
+#include "sim/model/edge_clearance.h"
 #include "sim/model/takeover_ease.h"
 
 namespace cb {
@@ -58,7 +58,7 @@ PbdSolver::PbdSolver(const Context& ctx, const ClothModel& model) : ctx_(ctx) {
   for (float t : h.vert_thickness) max_thickness_ = std::max(max_thickness_, t);
   for (float l : h.edge_rest) mean_edge_ += l / float(h.edge_rest.size());
   longest_.upload(ctx, longest_rest_edges(model));
-  max_clearance_ = largest_mesh_clearance(model);
+  max_clearance_ = largest_edge_clearance(model);
   x0_.resize(ctx, nverts_);
   rest_.upload(ctx, model.rest);
   mass_.upload(ctx, model.mass);
@@ -102,7 +102,7 @@ pbd::PbdView PbdSolver::view(SimState& s) {
   v.area = cs_.vert_area.data();
   v.damping = cs_.vert_damping.data();
   v.thickness = cs_.vert_thickness.data();
-  v.longest_edge = params_.mesh_edge_clearance ? longest_.data() : nullptr;
+  v.longest_edge = params_.edge_clearance ? longest_.data() : nullptr;
   v.contact = contact_.data();
   v.dx = dx_.data();
   v.edges = cs_.edges.data();
@@ -241,7 +241,7 @@ int PbdSolver::settle(const StepInputs& in, const pbd::PbdView& v, float h) {
 }
 
 // m: the largest distance a vertex is kept from a mesh obstacle
-float PbdSolver::mesh_keep() const { return params_.mesh_edge_clearance ? max_clearance_ : max_thickness_; }
+float PbdSolver::mesh_keep() const { return params_.edge_clearance ? max_clearance_ : max_thickness_; }
 
 float PbdSolver::self_radius() const {
   return params_.self_radius > 0.f ? params_.self_radius : std::max(0.5f * max_thickness_, 0.3f * mean_edge_);

@@ -67,9 +67,9 @@ class PbdSolver final : public Solver {
   DeviceHoops hoops_;  ///< closed boundary loops (sim/model/hoops.h)
   size_t nverts_ = 0;
   float max_thickness_ = 0, mean_edge_ = 0;
-  float max_clearance_ = 0;      ///< m, the largest mesh clearance a vertex can ask for (mesh_clearance.h)
+  float max_clearance_ = 0;      ///< m, the largest clearance a vertex can ask for (edge_clearance.h)
   DeviceBuffer<float> wp_;       ///< (nverts) 1/kg, the projections' inverse masses (PbdParams::split)
-  DeviceBuffer<float> longest_;  ///< (nverts) m, each vertex's longest rest edge (mesh_clearance.h)
+  DeviceBuffer<float> longest_;  ///< (nverts) m, each vertex's longest rest edge (edge_clearance.h)
   /// m, how far beyond a vertex's own clearance the mesh contacts are looked for
   float mesh_keep() const;
   DeviceBuffer<Vec3f> x0_, dx_, edge_corr_, bend_corr_, bend_lambda_;

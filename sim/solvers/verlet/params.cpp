@@ -23,7 +23,7 @@ ParamTable VerletParams::to_table() const {
   t.add_bool("obstacles_in_passes", obstacles_in_passes,
              "obstacles push the cloth out after every strain pass, not only the last");
   t.add_bool("mesh_ccd", mesh_ccd, "a fast vertex stops where its path first touches a mesh obstacle");
-  t.add_bool("mesh_edge_clearance", mesh_edge_clearance,
+  t.add_bool("edge_clearance", edge_clearance,
              "cloth edges, not only vertices, keep the thickness from a curved mesh (vertices held farther)");
   t.add_bool("hoops", hoops, "closed boundary loops (waistbands, hems) limit their length as a whole");
   t.add_bool("long_range", long_range, "long-range attachments: tether vertices to their nearest pin");
@@ -54,7 +54,7 @@ std::string VerletParams::from_table(const ParamTable& t) {
   p.strain_reach = t.get_int("strain_reach");
   p.obstacles_in_passes = t.get_bool("obstacles_in_passes");
   p.mesh_ccd = t.get_bool("mesh_ccd");
-  p.mesh_edge_clearance = t.get_bool("mesh_edge_clearance");
+  p.edge_clearance = t.get_bool("edge_clearance");
   p.hoops = t.get_bool("hoops");
   p.long_range = t.get_bool("long_range");
   p.grab_holds = t.get_bool("grab_holds");

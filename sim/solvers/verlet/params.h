@@ -66,11 +66,11 @@ struct VerletParams {
   bool mesh_ccd = true;
   /// Each vertex is held from a mesh obstacle at its thickness plus the
   /// sagitta of its longest edge over the mesh's curvature at the contact
-  /// (sim/model/mesh_clearance.h), so that its edges clear a convex body too;
+  /// (sim/model/edge_clearance.h), so that its edges clear a convex body too;
   /// false: at the thickness alone, where ../shared's dress on the kicking
   /// mannequin had the body's edges through its 27 mm hem triangles in 31-76
   /// of 150 frames (RESULTS.md, forty-fifth session).
-  bool mesh_edge_clearance = true;
+  bool edge_clearance = true;
   /// Every closed boundary loop (a waistband, a cuff, a hem) gets one
   /// constraint on its length in every strain pass (hoops.h): the passes alone
   /// take back ~1e-4 of an evenly stretched loop's stretch a pass. Without it

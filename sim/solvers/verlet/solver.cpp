@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "sim/core/algorithms.h"
-#include "sim/model/mesh_clearance.h"
+#include "sim/model/edge_clearance.h"
 #include "sim/solvers/verlet/strain_rows.h"
 
 namespace cb {
@@ -42,7 +42,7 @@ VerletSolver::VerletSolver(const Context& ctx, const ClothModel& model) : ctx_(c
   thick_.upload(ctx, thick);
   max_thickness_ = thick.empty() ? 0.f : *std::max_element(thick.begin(), thick.end());
   longest_.upload(ctx, longest_rest_edges(model));
-  max_clearance_ = largest_mesh_clearance(model);
+  max_clearance_ = largest_edge_clearance(model);
   rest_x_.upload(ctx, model.rest);
   piece_.upload(ctx, model.vert_piece);
   xa_.resize(ctx, n);
@@ -110,7 +110,7 @@ verlet::ModelView VerletSolver::model_view() const {
   m.area = area_.data();
   m.damp = damp_.data();
   m.thickness = thick_.data();
-  m.longest_edge = params_.mesh_edge_clearance ? longest_.data() : nullptr;
+  m.longest_edge = params_.edge_clearance ? longest_.data() : nullptr;
   m.soff = soff_.data();
   m.snbr = snbr_.data();
   m.srest = srest_.data();
@@ -244,11 +244,11 @@ void VerletSolver::sweep_meshes(const SimState& state, SubstepSpan span) {
 }
 
 // Twice the thickness, or the sphere radius; or the largest clearance a vertex
-// can ask for (mesh_clearance.h). Twice that cost the kick skirt 10 ms a frame
+// can ask for (edge_clearance.h). Twice that cost the kick skirt 10 ms a frame
 // of 42 in its queries; beyond the reach a vertex at a sharp bend is held at
 // the reach instead (RESULTS.md, forty-fifth session).
 float VerletSolver::mesh_reach() const {
-  return std::max({2.f * max_thickness_, radius_, params_.mesh_edge_clearance ? max_clearance_ : 0.f});
+  return std::max({2.f * max_thickness_, radius_, params_.edge_clearance ? max_clearance_ : 0.f});
 }
 
 // Each vertex's closest mesh-obstacle triangle near xa (mesh_contacts_) at the

@@ -93,7 +93,7 @@ class VerletSolver : public Solver {
   size_t long_constraints_ = 0;   ///< the strain limit's long constraints (strain_rows.h)
   int strain_rows_reach_ = -1;    ///< strain_reach the rows were built for
   float max_thickness_ = 0;       ///< m, largest material thickness
-  float max_clearance_ = 0;       ///< m, the largest mesh clearance a vertex can ask for (mesh_clearance.h)
+  float max_clearance_ = 0;       ///< m, the largest clearance a vertex can ask for (edge_clearance.h)
   // per model (backend)
   DeviceBuffer<uint32_t> off_, nbr_, piece_;
   DeviceBuffer<uint32_t> soff_, snbr_;  ///< the strain limit's rows: structural + shear springs, long constraints
@@ -101,7 +101,7 @@ class VerletSolver : public Solver {
   DeviceBuffer<uint32_t> slong_;  ///< (n) where each strain row's long constraints begin
   DeviceHoops hoops_;  ///< closed boundary loops (hoops.h)
   DeviceBuffer<float> rest_, k_, c_, area_, damp_, thick_;
-  DeviceBuffer<float> longest_;  ///< (n) m, each vertex's longest rest edge (mesh_clearance.h)
+  DeviceBuffer<float> longest_;  ///< (n) m, each vertex's longest rest edge (edge_clearance.h)
   DeviceBuffer<uint8_t> kind_;
   DeviceBuffer<Vec3f> rest_x_;
   DeviceBuffer<int32_t> anchor_;     ///< (n) nearest pin, -1 = none (long-range attachments)

@@ -1,6 +1,6 @@
 // Integration, strain limiting and obstacle kernels of the Verlet solver.
 #include "sim/core/parallel.h"
-#include "sim/model/mesh_clearance.h"
+#include "sim/model/edge_clearance.h"
 #include "sim/solvers/verlet/springs.h"
 #include "sim/solvers/verlet/verlet_kernels.h"
 
@@ -134,7 +134,7 @@ void collide_shapes(const Context& ctx, const ModelView& m, const Shape* shapes,
                     int nshapes, float frame_dt, float h, const Vec3f* x0, const float* w, Vec3f* x,
                     uint8_t* moved, bool only_moved) {
   if (nshapes == 0) return;
-  const float* thick = m.thickness;
+  const float *thick = m.thickness, *longest = m.longest_edge;
   parallel_for(ctx, m.n, [=] CB_HD(int i) {
     if (w[i] <= 0.f || (only_moved && !moved[i])) return;
     Vec3f p = x[i];
@@ -142,9 +142,10 @@ void collide_shapes(const Context& ctx, const ModelView& m, const Shape* shapes,
     for (int s = 0; s < nshapes; ++s) {
       Vec3f n;
       float d = shape_distance(shapes[s], p, &n);
-      if (d >= thick[i]) continue;
+      const float keep = vertex_edge_clearance(thick, longest, i, shape_curvature(shapes[s]));
+      if (d >= keep) continue;
       Vec3f sv = frame_dt > 0.f ? shape_point_velocity(shapes[s], shapes_prev[s], p, frame_dt) : Vec3f{};
-      p = push_out(p, x0[i], n, d, thick[i], sv, h, shapes[s].friction);
+      p = push_out(p, x0[i], n, d, keep, sv, h, shapes[s].friction);
       pushed = true;
     }
     x[i] = p;
@@ -158,7 +159,7 @@ void stop_at_hits(const Context& ctx, const ModelView& m, const SweepHit* hits, 
   parallel_for(ctx, m.n, [=] CB_HD(int i) {
     const SweepHit h = hits[i];
     if (w[i] <= 0.f || h.tri < 0) return;
-    x[i] = h.point + h.normal * vertex_mesh_clearance(thick, longest, i, h.curvature);
+    x[i] = h.point + h.normal * vertex_edge_clearance(thick, longest, i, h.curvature);
     stops[i] += 1.f;
   });
 }
@@ -169,7 +170,7 @@ void collide_meshes(const Context& ctx, const ModelView& m, const ObstacleContac
   parallel_for(ctx, m.n, [=] CB_HD(int i) {
     const ObstacleContact c = contacts[i];
     if (w[i] <= 0.f || c.tri < 0 || (only_moved && !moved[i])) return;
-    const float keep = vertex_mesh_clearance(thick, longest, i, c.curvature);
+    const float keep = vertex_edge_clearance(thick, longest, i, c.curvature);
     float d = dot(x[i] - c.point, c.normal);  // signed, along the side normal
     if (d >= keep) return;
     x[i] = push_out(x[i], x0[i], c.normal, d, keep, c.velocity, h, c.friction);

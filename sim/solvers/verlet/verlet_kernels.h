@@ -28,7 +28,7 @@ struct ModelView {
   const float* damp = nullptr;    ///< (n) 1/s, velocity damping
   const float* thickness = nullptr;  ///< (n) m, obstacle collision thickness
   /// (n) m, each vertex's longest rest edge for its clearance from mesh
-  /// obstacles (sim/model/mesh_clearance.h); null: the thickness alone
+  /// obstacles (sim/model/edge_clearance.h); null: the thickness alone
   const float* longest_edge = nullptr;
   const uint32_t* soff = nullptr;    ///< (n + 1) rows of the strain limit: structural + shear springs, long constraints
   const uint32_t* snbr = nullptr;    ///< (snnz) their other vertex
@@ -82,7 +82,8 @@ void hold_grabbed(const Context& ctx, const Grab& g, const float* w, int n, floa
 void strain_limit(const Context& ctx, const ModelView& m, float max_stretch, const float* w, const Vec3f* xa,
                   Vec3f* xb, const uint8_t* moved_in, uint8_t* moved_out, bool with_long, bool equal_split);
 
-/// Pushes x out of the analytic shapes to the vertex thickness, with Coulomb
+/// Pushes x out of the analytic shapes to the vertex's edge clearance
+/// (ModelView::longest_edge, shape_curvature: its thickness from a plane), with Coulomb
 /// friction against the shape's surface velocity (x0: start of the sub-step).
 /// moved (optional): set to 1 where a vertex was pushed (the strain passes' flags);
 /// with only_moved, vertices whose flag is 0 are not looked at (they have not
@@ -92,7 +93,7 @@ void collide_shapes(const Context& ctx, const ModelView& m, const Shape* shapes,
                     uint8_t* moved = nullptr, bool only_moved = false);
 
 /// Moves every free vertex with a sweep hit (obstacle_sweep.h) to the touched
-/// point at the end of the sub-step, out to its mesh clearance
+/// point at the end of the sub-step, out to its edge clearance
 /// (ModelView::longest_edge) on the side it came from: the vertex stops where
 /// its path first met the surface (inelastic). stops: (n) incremented where a
 /// vertex was stopped.
@@ -101,7 +102,7 @@ void stop_at_hits(const Context& ctx, const ModelView& m, const SweepHit* hits, 
 
 /// As collide_shapes for triangle-mesh obstacles, given each vertex's closest
 /// obstacle contact: pushed out of the plane of the contact's triangle to its
-/// mesh clearance (ModelView::longest_edge; moved and only_moved as for
+/// edge clearance (ModelView::longest_edge; moved and only_moved as for
 /// collide_shapes).
 void collide_meshes(const Context& ctx, const ModelView& m, const ObstacleContact* contacts, float h,
                     const Vec3f* x0, const float* w, Vec3f* x, uint8_t* moved = nullptr, bool only_moved = false);

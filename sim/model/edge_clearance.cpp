@@ -1,4 +1,4 @@
-#include "sim/model/mesh_clearance.h"
+#include "sim/model/edge_clearance.h"
 
 #include <algorithm>
 
@@ -15,11 +15,11 @@ std::vector<float> longest_rest_edges(const ClothModel& model) {
   return longest;
 }
 
-float largest_mesh_clearance(const ClothModel& model) {
+float largest_edge_clearance(const ClothModel& model) {
   const std::vector<float> longest = longest_rest_edges(model);
   float worst = 0.f;
   for (size_t i = 0; i < longest.size(); ++i)
-    worst = std::max(worst, mesh_clearance(model.material_of_vertex(uint32_t(i)).thickness, longest[i],
+    worst = std::max(worst, edge_clearance(model.material_of_vertex(uint32_t(i)).thickness, longest[i],
                                            1.f / kSharpestClearedRadius));
   return worst;
 }

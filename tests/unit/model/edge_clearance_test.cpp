@@ -1,5 +1,5 @@
 // The clearance that keeps a cloth's edges outside a curved mesh obstacle
-// (mesh_clearance.h): the chord's middle keeps the thickness exactly, the cap
+// (edge_clearance.h): the chord's middle keeps the thickness exactly, the cap
 // for sharp bends, and each vertex's longest rest edge.
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "sim/model/grid.h"
-#include "sim/model/mesh_clearance.h"
+#include "sim/model/edge_clearance.h"
 
 namespace cb {
 namespace {
@@ -16,11 +16,11 @@ namespace {
 // outside a ball of radius R lies outside it (negative: inside)
 double chord_middle_gap(double R, double c, double l) { return std::sqrt((R + c) * (R + c) - l * l / 4.0) - R; }
 
-TEST(MeshClearance, AnEdgesMiddleKeepsTheThicknessFromABallOfThatCurvature) {
+TEST(EdgeClearance, AnEdgesMiddleKeepsTheThicknessFromABallOfThatCurvature) {
   for (float R : {0.03f, 0.06f, 0.15f})
     for (float l : {0.003f, 0.01f, 0.027f})
       for (float th : {0.0005f, 0.001f, 0.004f}) {
-        const float c = mesh_clearance(th, l, 1.f / R);
+        const float c = edge_clearance(th, l, 1.f / R);
         EXPECT_GE(chord_middle_gap(R, c, l), double(th) * (1.0 - 1e-4)) << "R " << R << " l " << l << " th " << th;
         EXPECT_LE(chord_middle_gap(R, c, l), double(th) * 1.5 + 1e-6) << "not held needlessly far";
       }
@@ -29,14 +29,14 @@ TEST(MeshClearance, AnEdgesMiddleKeepsTheThicknessFromABallOfThatCurvature) {
   EXPECT_LT(chord_middle_gap(0.06, 0.001, 0.027), 0.0);
 }
 
-TEST(MeshClearance, FlatIsTheThicknessAndSharperThanTheCapIsTheCap) {
-  EXPECT_EQ(mesh_clearance(0.001f, 0.02f, 0.f), 0.001f);
-  const float cap = mesh_clearance(0.001f, 0.02f, 1.f / kSharpestClearedRadius);
-  EXPECT_EQ(mesh_clearance(0.001f, 0.02f, 1e4f), cap);
+TEST(EdgeClearance, FlatIsTheThicknessAndSharperThanTheCapIsTheCap) {
+  EXPECT_EQ(edge_clearance(0.001f, 0.02f, 0.f), 0.001f);
+  const float cap = edge_clearance(0.001f, 0.02f, 1.f / kSharpestClearedRadius);
+  EXPECT_EQ(edge_clearance(0.001f, 0.02f, 1e4f), cap);
   EXPECT_NEAR(cap, 0.001f + 0.02f * 0.02f / (8.f * kSharpestClearedRadius), 1e-7f);
 }
 
-TEST(MeshClearance, EachVertexTakesItsLongestRestEdge) {
+TEST(EdgeClearance, EachVertexTakesItsLongestRestEdge) {
   GridSpec g;
   g.nx = 3;
   g.ny = 3;
@@ -52,7 +52,7 @@ TEST(MeshClearance, EachVertexTakesItsLongestRestEdge) {
   for (float l : longest) shortest = std::min(shortest, l), largest = std::max(largest, l);
   EXPECT_NEAR(largest, 0.1f * std::sqrt(2.f), 1e-5f) << "the diagonal";
   EXPECT_NEAR(shortest, 0.1f, 1e-5f) << "a corner on no diagonal";
-  EXPECT_NEAR(largest_mesh_clearance(m), mesh_clearance(0.002f, largest, 1.f / kSharpestClearedRadius), 1e-7f);
+  EXPECT_NEAR(largest_edge_clearance(m), edge_clearance(0.002f, largest, 1.f / kSharpestClearedRadius), 1e-7f);
 }
 
 }  // namespace
