@@ -2,8 +2,6 @@
 #include "sim/collision/mesh_curvature.h"
 
 #include <cmath>
-#include <map>
-#include <utility>
 
 #include "sim/core/parallel.h"
 
@@ -38,35 +36,6 @@ CB_HD inline float bend_between(const Face& f, const Face& g) {
 }
 
 }  // namespace
-
-std::vector<Int3> triangle_neighbours(const std::vector<Int3>& tris) {
-  // edge (lo, hi) -> the first triangle and its edge slot; -2 marks a third
-  std::map<std::pair<int32_t, int32_t>, std::pair<int32_t, int>> first;
-  std::vector<Int3> out(tris.size(), Int3{-1, -1, -1});
-  auto set = [&out](int32_t t, int slot, int32_t v) {
-    Int3& o = out[size_t(t)];
-    (slot == 0 ? o.a : slot == 1 ? o.b : o.c) = v;
-  };
-  for (size_t t = 0; t < tris.size(); ++t)
-    for (int k = 0; k < 3; ++k) {
-      const int32_t u = tris[t][k], v = tris[t][(k + 1) % 3];
-      const auto key = std::make_pair(std::min(u, v), std::max(u, v));
-      auto it = first.find(key);
-      if (it == first.end()) {
-        first.emplace(key, std::make_pair(int32_t(t), k));
-      } else if (it->second.first >= 0 && out[size_t(it->second.first)][it->second.second] == -1) {
-        set(it->second.first, it->second.second, int32_t(t));
-        set(int32_t(t), k, it->second.first);
-      } else if (it->second.first >= 0) {  // a third triangle on the edge: no neighbour across it
-        const int32_t other = out[size_t(it->second.first)][it->second.second];
-        for (int j = 0; j < 3; ++j)
-          if (other >= 0 && out[size_t(other)][j] == it->second.first) set(other, j, -1);
-        set(it->second.first, it->second.second, -1);
-        it->second.first = -2;
-      }
-    }
-  return out;
-}
 
 void triangle_curvature(const Context& ctx, const Vec3f* x, const Int3* tris, const Int3* nbrs, int n,
                         TriangleBend* out) {

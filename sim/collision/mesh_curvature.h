@@ -14,18 +14,13 @@
 // outside a curved body (sim/model/edge_clearance.h).
 #pragma once
 
-#include <vector>
 
 #include "sim/core/backend.h"
 #include "sim/core/hd.h"
 #include "sim/core/math.h"
+#include "sim/model/topology.h"  // triangle_neighbours
 
 namespace cb {
-
-/// (ntris) for each triangle the triangle across its edges (a,b), (b,c), (c,a),
-/// -1 where the edge is a boundary (or shared by more than two triangles).
-/// Triangles are neighbours when they share both vertex ids of an edge.
-std::vector<Int3> triangle_neighbours(const std::vector<Int3>& tris);
 
 /// How sharply the mesh bends away at a triangle (1/m): seen from the side its
 /// face normal (b - a) x (c - a) points to, and from the other.
@@ -36,7 +31,7 @@ struct TriangleBend {
 };
 
 /// out[t] (backend memory) for the n triangles `tris` with neighbours
-/// `nbrs` (triangle_neighbours) at positions x (backend memory). A triangle of
+/// `nbrs` (triangle_neighbours, topology.h) at positions x (backend memory). A triangle of
 /// no area, or whose neighbour has none, takes 0 from that edge. The angle
 /// between the normals is taken below 90 degrees (either winding of the
 /// neighbour gives the same).

@@ -15,8 +15,7 @@ std::vector<float> longest_rest_edges(const ClothModel& model) {
   return longest;
 }
 
-float largest_edge_clearance(const ClothModel& model) {
-  const std::vector<float> longest = longest_rest_edges(model);
+float largest_edge_clearance(const ClothModel& model, const std::vector<float>& longest) {
   float worst = 0.f;
   for (size_t i = 0; i < longest.size(); ++i)
     worst = std::max(worst, edge_clearance(model.material_of_vertex(uint32_t(i)).thickness, longest[i],

@@ -47,7 +47,8 @@ CB_HD inline float vertex_edge_clearance(const float* thickness, const float* lo
 std::vector<float> longest_rest_edges(const ClothModel& model);
 
 /// m: the largest edge_clearance any vertex of `model` can ask for (at the
-/// sharpest curvature), for the reach of a contact query; 0 without vertices.
-float largest_edge_clearance(const ClothModel& model);
+/// sharpest curvature), for the reach of a contact query, given its
+/// longest_rest_edges; 0 without vertices.
+float largest_edge_clearance(const ClothModel& model, const std::vector<float>& longest);
 
 }  // namespace cb

@@ -45,6 +45,28 @@ std::vector<HalfEdge> sorted_half_edges(const std::vector<Int3>& tris) {
   return he;
 }
 
+}  // namespace
+
+std::vector<Int3> triangle_neighbours(const std::vector<Int3>& tris) {
+  std::vector<Int3> out(tris.size(), Int3{-1, -1, -1});
+  const std::vector<HalfEdge> he = sorted_half_edges(tris);
+  for (size_t i = 0; i < he.size();) {
+    size_t j = i;
+    while (j < he.size() && he[j].key == he[i].key) ++j;
+    if (j - i == 2)  // half-edge `local` k is edge (v[k+1], v[k+2]): slot (k + 1) % 3
+      for (int s = 0; s < 2; ++s) {
+        const HalfEdge& h = he[i + size_t(s)];
+        Int3& o = out[h.tri];
+        const int slot = (h.local + 1) % 3;
+        (slot == 0 ? o.a : slot == 1 ? o.b : o.c) = int32_t(he[i + size_t(1 - s)].tri);
+      }
+    i = j;
+  }
+  return out;
+}
+
+namespace {
+
 void build_edges_and_bends(const std::vector<Int3>& tris, Topology& topo) {
   std::vector<HalfEdge> he = sorted_half_edges(tris);
   topo.tri_edges.assign(tris.size(), Int3{-1, -1, -1});

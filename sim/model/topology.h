@@ -32,6 +32,12 @@ struct Topology {
 /// Concatenates per-row lists into compressed rows (row r = lists[r], in order).
 Csr csr_from_lists(const std::vector<std::vector<uint32_t>>& lists);
 
+/// (ntris) for each triangle the triangle across its edges (a,b), (b,c), (c,a),
+/// -1 where the edge is a boundary or shared by more than two triangles.
+/// Triangles are neighbours when they share both vertex ids of an edge (an
+/// obstacle soup's, mesh_curvature.h).
+std::vector<Int3> triangle_neighbours(const std::vector<Int3>& tris);
+
 /// Builds the topology of `tris` over `nverts` vertices.
 Topology build_topology(size_t nverts, const std::vector<Int3>& tris);
 

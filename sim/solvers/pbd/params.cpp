@@ -39,7 +39,7 @@ ParamTable PbdParams::to_table() const {
               "closed boundary loops (waistbands, hems) at most this much longer as a whole (negative = off)");
   t.group("collisions");
   t.add_bool("edge_clearance", edge_clearance,
-             "cloth edges, not only vertices, keep the thickness from a curved mesh (vertices held farther)");
+             "cloth edges, not only vertices, keep the thickness from a curved obstacle (vertices held farther)");
   t.add_bool("self_collision", self_collision, "particle-particle self-collision");
   t.add_float("self_radius", self_radius, 0.0, 0.1, "m", "self-collision particle radius (0 = max(thickness/2, 0.3 x mean edge))");
   t.group("diagnostics");

@@ -55,9 +55,10 @@ struct PbdParams {
   /// what a converged membrane of a woven fabric reaches under a garment's
   /// weight; raise it for stretchy knits.
   float hoop_stretch = 0.01f;
-  /// Each vertex is held from a mesh obstacle at its thickness plus the
-  /// sagitta of its longest edge over the mesh's curvature at the contact
-  /// (sim/model/edge_clearance.h), so that its edges clear a convex body too;
+  /// Each vertex is held from an obstacle at its thickness plus the sagitta of
+  /// its longest edge over the obstacle's curvature at the contact (a mesh's,
+  /// a sphere's or capsule's; sim/model/edge_clearance.h), so that its edges
+  /// clear a convex body too;
   /// false: at the thickness alone, where ../shared's dress on the kicking
   /// mannequin had the body's edges through its 27 mm hem triangles in 66 of
   /// 150 frames (RESULTS.md, forty-fifth session).

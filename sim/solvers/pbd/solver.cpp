@@ -57,8 +57,9 @@ PbdSolver::PbdSolver(const Context& ctx, const ClothModel& model) : ctx_(ctx) {
   nverts_ = model.num_vertices();
   for (float t : h.vert_thickness) max_thickness_ = std::max(max_thickness_, t);
   for (float l : h.edge_rest) mean_edge_ += l / float(h.edge_rest.size());
-  longest_.upload(ctx, longest_rest_edges(model));
-  max_clearance_ = largest_edge_clearance(model);
+  const std::vector<float> longest = longest_rest_edges(model);
+  longest_.upload(ctx, longest);
+  max_clearance_ = largest_edge_clearance(model, longest);
   x0_.resize(ctx, nverts_);
   rest_.upload(ctx, model.rest);
   mass_.upload(ctx, model.mass);

@@ -24,7 +24,7 @@ ParamTable VerletParams::to_table() const {
              "obstacles push the cloth out after every strain pass, not only the last");
   t.add_bool("mesh_ccd", mesh_ccd, "a fast vertex stops where its path first touches a mesh obstacle");
   t.add_bool("edge_clearance", edge_clearance,
-             "cloth edges, not only vertices, keep the thickness from a curved mesh (vertices held farther)");
+             "cloth edges, not only vertices, keep the thickness from a curved obstacle (vertices held farther)");
   t.add_bool("hoops", hoops, "closed boundary loops (waistbands, hems) limit their length as a whole");
   t.add_bool("long_range", long_range, "long-range attachments: tether vertices to their nearest pin");
   t.add_bool("grab_holds", grab_holds, "the strain limit holds the grabbed vertices at the grab (the cloth follows)");

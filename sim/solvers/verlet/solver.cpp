@@ -41,8 +41,9 @@ VerletSolver::VerletSolver(const Context& ctx, const ClothModel& model) : ctx_(c
   area_.upload(ctx, area);
   thick_.upload(ctx, thick);
   max_thickness_ = thick.empty() ? 0.f : *std::max_element(thick.begin(), thick.end());
-  longest_.upload(ctx, longest_rest_edges(model));
-  max_clearance_ = largest_edge_clearance(model);
+  const std::vector<float> longest = longest_rest_edges(model);
+  longest_.upload(ctx, longest);
+  max_clearance_ = largest_edge_clearance(model, longest);
   rest_x_.upload(ctx, model.rest);
   piece_.upload(ctx, model.vert_piece);
   xa_.resize(ctx, n);

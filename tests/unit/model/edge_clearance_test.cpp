@@ -52,7 +52,7 @@ TEST(EdgeClearance, EachVertexTakesItsLongestRestEdge) {
   for (float l : longest) shortest = std::min(shortest, l), largest = std::max(largest, l);
   EXPECT_NEAR(largest, 0.1f * std::sqrt(2.f), 1e-5f) << "the diagonal";
   EXPECT_NEAR(shortest, 0.1f, 1e-5f) << "a corner on no diagonal";
-  EXPECT_NEAR(largest_edge_clearance(m), edge_clearance(0.002f, largest, 1.f / kSharpestClearedRadius), 1e-7f);
+  EXPECT_NEAR(largest_edge_clearance(m, longest), edge_clearance(0.002f, largest, 1.f / kSharpestClearedRadius), 1e-7f);
 }
 
 }  // namespace
